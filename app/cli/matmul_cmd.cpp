@@ -169,7 +169,7 @@ Runner add_matmul(CLI::App& app) {
     if (interrupt_signal()) return 128 + interrupt_signal();
     if (!run) {
       std::fprintf(stderr, "error: %s\n", run.error().c_str());
-      return kExitBadInput;
+      return run.environment_failure() ? kExitFailed : kExitBadInput;
     }
     // --save writes the run as it is: the fixes' results when the call raises, else the result.
     const auto save = [&] {

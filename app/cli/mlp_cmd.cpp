@@ -44,7 +44,7 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, b
   if (interrupt_signal()) return 128 + interrupt_signal();
   if (!r) {
     std::fprintf(stderr, "error: %s\n", r.error().c_str());
-    return kExitBadInput;
+    return r.environment_failure() ? kExitFailed : kExitBadInput;
   }
   if (!save.empty())
     if (const int status = write_output(save, force,

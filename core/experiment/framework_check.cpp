@@ -141,7 +141,7 @@ Expected<SpecRun> run_spec(MatmulSpec spec, const std::function<void(double)>& p
                                   ? call_config(spec.config, *run.framework->as_written.result)
                                   : spec.config;
   auto r = run_matmul(as_run, std::move(ops).value(), progress, cancel);
-  if (!r) return Error{r.error()};
+  if (!r) return Error{r.error(), r.environment_failure()};
   run.result = std::move(r).value();
   run.spec = std::move(spec);
   return run;

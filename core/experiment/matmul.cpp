@@ -638,7 +638,11 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   };
   for (const Stage& s : stages) {
     const auto t0 = Clock::now();
-    if (auto st = s.run(); !st) return Error{st.error()};
+    // The config was checked, and the first stage takes the operands (their sizes the user's to
+    // mend): a stage after it that fails, cancelled aside, is the machine's failure (a device lost
+    // with the arrays it held), not the input's.
+    if (auto st = s.run(); !st)
+      return Error{st.error(), /*environment=*/&s != &stages[0] && st.error() != "cancelled"};
     if (s.seconds) *s.seconds = since(t0);
     report_progress(s.done);
     if (s.done < 1.0 && cancelled()) return Error{"cancelled"};

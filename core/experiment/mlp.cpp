@@ -63,7 +63,7 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     // float32 beside integer weights.
     if (!lc.bias) lc.bias = is_float(lc.weight) ? lc.weight : DType::float32;
     auto layer = run_matmul(lc, MatmulOperands{h, w, b}, {}, cancel);
-    if (!layer) return Error{"layer " + std::to_string(l) + ": " + layer.error()};
+    if (!layer) return Error{"layer " + std::to_string(l) + ": " + layer.error(), layer.environment_failure()};
     if (l == 0) {
       out.product_method = layer->product_method;
       out.product_backend = layer->product_backend;
@@ -74,10 +74,11 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     const Held layer_ref = reference_product(lc.backend, {batch, width, width}, h_ref, w, false, cancel).values;
     if (!layer_ref) return Error{"cancelled"};
     auto ref_values = take_values(layer_ref);  // (a copy: the cache keeps the reference)
-    if (!ref_values) return Error{"layer " + std::to_string(l) + ": " + ref_values.error()};
+    // (A read-back of arrays made from a checked config: its failure is the machine's.)
+    if (!ref_values) return Error{"layer " + std::to_string(l) + ": " + ref_values.error(), /*environment=*/true};
     std::vector<double> next_ref = std::move(ref_values).value();
     auto layer_result = layer->result->host();
-    if (!layer_result) return Error{"layer " + std::to_string(l) + ": " + layer_result.error()};
+    if (!layer_result) return Error{"layer " + std::to_string(l) + ": " + layer_result.error(), /*environment=*/true};
     // The low-precision network: the activation applied to the layer's output, rounded back
     // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once, element
     // i drawing stochastic index i as round_to(..., i) would). Rows on every core.
@@ -97,7 +98,8 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     const HeldComparison network{hold_view(next), hold_view(next_ref)};
     std::string where;
     auto network_stats = error_stats_on(lc.backend, std::span(&network, 1), c.layer.output, where, out.backend_note);
-    if (!network_stats) return Error{"layer " + std::to_string(l) + ": " + network_stats.error()};
+    if (!network_stats)
+      return Error{"layer " + std::to_string(l) + ": " + network_stats.error(), /*environment=*/true};
     lr.network = network_stats->front();
     lr.own = layer->total.stats;
     lr.own_arithmetic = layer->arithmetic.stats;

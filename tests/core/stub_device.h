@@ -25,6 +25,7 @@ struct Traffic {
   std::atomic<int> operand_uploads{0};  // a product's operands sent (each operand once)
   std::atomic<int> array_uploads{0};    // host arrays sent to work on
   std::atomic<int> downloads{0};        // device arrays read back by host()
+  std::atomic<bool> lost{false};        // set: no array can be read back, as after a device is lost
   void reset() { operand_uploads = 0, array_uploads = 0, downloads = 0; }
 };
 
@@ -34,6 +35,7 @@ class StubArray final : public HeldValues {
   StubArray(std::vector<double> v, uint64_t holder, std::shared_ptr<Traffic> traffic)
       : HeldValues(v.size(), holder), device_(std::move(v)), traffic_(std::move(traffic)) {}
   Expected<std::span<const double>> host() const override {
+    if (traffic_->lost) return Error{"the device was lost"};
     if (!read_.exchange(true)) ++traffic_->downloads;
     return std::span<const double>(device_);
   }

@@ -30,7 +30,7 @@ Expected<ExperimentRun> read_and_run(const nlohmann::json& j, const Progress& pr
   auto c = read(j);
   if (!c) return Error{c.error()};
   auto r = run_it(*c, progress, cancel);
-  if (!r) return Error{r.error()};
+  if (!r) return Error{r.error(), r.environment_failure()};
   ExperimentRun run;
   run.setup = to_json(*c);
   run.result = to_json(*r);
@@ -91,7 +91,7 @@ Expected<ExperimentRun> run_product(const nlohmann::json& j, const Progress& pro
   auto spec = matmul_spec_from_json(j);
   if (!spec) return Error{spec.error()};
   auto r = run_spec(*spec, progress, cancel);
-  if (!r) return Error{r.error()};
+  if (!r) return Error{r.error(), r.environment_failure()};
   ExperimentRun run;
   run.setup = to_json(r->spec);
   run.result = r->raised() ? to_json(*r->framework) : to_json(*r->result);

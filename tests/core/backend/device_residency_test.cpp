@@ -9,7 +9,9 @@
 #include <string>
 
 #include "core/backend/backend.h"
+#include "core/experiment/framework_check.h"
 #include "core/experiment/matmul.h"
+#include "core/experiment/mlp.h"
 #include "core/experiment/quantised_cache.h"
 #include "core/experiment/reference_cache.h"
 #include "tests/core/stub_device.h"
@@ -156,6 +158,57 @@ TEST(DeviceResidency, AStepTheDeviceCannotDoRunsOnTheCpuAndSaysSo) {
   auto cpu = experiment::run_matmul(c);
   ASSERT_TRUE(cpu.ok()) << cpu.error();
   expect_same_run(*run, *cpu);
+}
+
+// A device lost in the middle of a run, with the sums it held: the CPU cannot take the step over
+// either, and the run fails as the machine's failure (the command line's exit 1), not as a
+// setup the user has to change (exit 2).
+class LostAfterTheProduct final : public StubDevice {
+ public:
+  explicit LostAfterTheProduct(std::shared_ptr<Traffic> t) : StubDevice(t), traffic_(std::move(t)) {}
+  Expected<HeldOutput> finish_output(const experiment::OutputSteps&, Held) override {
+    traffic_->lost = true;
+    return Error{"an illegal memory access was encountered"};
+  }
+
+ private:
+  std::shared_ptr<Traffic> traffic_;
+};
+
+TEST(DeviceResidency, ADeviceLostInTheRunIsAnEnvironmentFailure) {
+  const Registered<LostAfterTheProduct> device;
+  const MatmulConfig c = bf16_linear();
+  auto run = experiment::run_matmul(c);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().find("the device was lost"), std::string::npos) << run.error();
+  EXPECT_TRUE(run.environment_failure()) << run.error();
+  // As a whole experiment (the command line's matmul and run), the failure keeps its kind.
+  experiment::MatmulSpec spec;
+  spec.config = c;
+  auto as_spec = experiment::run_spec(spec);
+  ASSERT_FALSE(as_spec.ok());
+  EXPECT_TRUE(as_spec.environment_failure()) << as_spec.error();
+  // An MLP's layer, likewise.
+  experiment::MlpConfig mlp;
+  mlp.layer = c;
+  mlp.layer.n = mlp.layer.k;
+  mlp.layers = 2;
+  auto net = experiment::run_mlp(mlp);
+  ASSERT_FALSE(net.ok());
+  EXPECT_TRUE(net.environment_failure()) << net.error();
+}
+
+// Control: operands that do not fit the shape are the input's fault, on any backend.
+TEST(DeviceResidency, OperandsThatDoNotFitTheShapeAreNotAnEnvironmentFailure) {
+  MatmulConfig c = bf16_linear();
+  c.backend = BackendChoice::Cpu;
+  experiment::MatmulOperands given;
+  given.a.assign(c.m * c.k - 1, 1.0);
+  given.b.assign(c.n * c.k, 1.0);
+  auto run = experiment::run_matmul(c, given);
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().find("the input holds"), std::string::npos) << run.error();
+  EXPECT_FALSE(run.environment_failure());
 }
 
 }  // namespace
