@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/util/expected.h"
+#include "core/util/scratch_paths.h"
 
 namespace pl::exporting {
 
@@ -21,9 +22,11 @@ Expected<std::string> new_export_file(const std::string& what, const std::string
                                       const std::string& root = kExportRoot);
 
 // Fills new_export_file's file with `write` (a Status), and removes it unless `write` succeeds --
-// a failure or an exception leaves no empty file behind.
+// a failure, an exception or a second Ctrl-C (scratch_paths.h) leaves no empty file behind.
 template <typename Write>
 Status fill_export_file(const std::string& path, Write&& write) {
+  // (Noted until it is filled: a signal that ends the process removes it too.)
+  const ScratchPath placeholder(path);
   struct RemoveUnlessKept {
     const std::string& path;
     bool keep = false;

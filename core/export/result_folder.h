@@ -74,9 +74,10 @@ Status write_result_folder(const std::string& dest, bool replace, Fill&& fill) {
 }
 
 // A window export: `dir` was just made for it (export_dir.h) and is empty. It ends complete, or
-// is removed.
+// is removed: after a failure, or by a second Ctrl-C (scratch_paths.h) while it is filled.
 template <typename Fill>
 Status fill_export_dir(const std::string& dir, Fill&& fill) {
+  const ScratchPath placeholder(dir);
   auto written = write_result_folder(dir, false, fill);
   if (!written) {
     std::error_code ec;

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "core/export/export_dir.h"
+#include "core/export/result_folder.h"
+#include "core/util/scratch_paths.h"
 
 namespace pl::exporting {
 namespace {
@@ -65,6 +67,32 @@ TEST(ExportDir, AFailedExportLeavesNoEmptyFile) {
                 return Status();
               }).ok());
   EXPECT_EQ(std::filesystem::file_size(*written), 3u);
+  std::filesystem::remove_all(root);
+}
+
+// A second Ctrl-C ends the process at once, with what the scratch paths note removed first
+// (remove_scratch_paths, called here as its handler would): the export's empty file, or its
+// folder, goes with the temporary being written.
+TEST(ExportDir, ASecondCtrlCWhileAnExportIsWrittenLeavesNoPlaceholder) {
+  const auto root = std::filesystem::temp_directory_path() / "pl_export_signal_test";
+  std::filesystem::remove_all(root);
+  auto file = new_export_file("window", "png", root.string());
+  ASSERT_TRUE(file) << file.error();
+  (void)fill_export_file(*file, [&] {
+    remove_scratch_paths();
+    EXPECT_FALSE(std::filesystem::exists(*file)) << "the handler left the empty file";
+    return Status(Error{"interrupted"});
+  });
+  auto dir = new_export_dir("figures", root.string());
+  ASSERT_TRUE(dir) << dir.error();
+  (void)fill_export_dir(*dir, [&](const std::string& tmp) {
+    std::ofstream(tmp + "/result.json") << "{}";
+    remove_scratch_paths();
+    EXPECT_FALSE(std::filesystem::exists(*dir)) << "the handler left the empty folder";
+    EXPECT_FALSE(std::filesystem::exists(tmp));
+    return Status(Error{"interrupted"});
+  });
+  EXPECT_TRUE(std::filesystem::is_empty(root));
   std::filesystem::remove_all(root);
 }
 
