@@ -24,18 +24,19 @@ namespace {
 // An engine's op names from its Op enum (numbered 0..kCount-1): every op, the ops that
 // take a bias, those that need one, and the ops where zero-dim and scalar operands are modelled.
 struct OpLists {
-  std::vector<std::string_view> all, bias, needs_bias, kinds;
+  std::vector<std::string_view> all, bias, needs_bias, kinds, layers;
 };
 
 template <typename OpT, int kCount>
 OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT), bool (*takes_bias)(OpT) = nullptr,
-                 bool (*needs_bias)(OpT) = nullptr) {
+                 bool (*needs_bias)(OpT) = nullptr, bool (*is_layer)(OpT) = nullptr) {
   OpLists out;
   for (int i = 0; i < kCount; ++i) {
     const auto op = static_cast<OpT>(i);
     out.all.push_back(name(op));
     if (takes_bias && takes_bias(op)) out.bias.push_back(name(op));
     if (needs_bias && needs_bias(op)) out.needs_bias.push_back(name(op));
+    if (is_layer && is_layer(op)) out.layers.push_back(name(op));
     if (kinds(op)) out.kinds.push_back(name(op));
   }
   return out;
@@ -153,7 +154,8 @@ std::string numpy1_spell(DType t) { return t == DType::bool_ ? "np.bool_" : nump
 const std::vector<Engine>& registry() {
   static const std::vector<Engine> engines = [] {
     const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(torch::op_name, torch::op_is_elementwise,
-                                                                torch::op_takes_bias, torch::op_needs_bias);
+                                                                torch::op_takes_bias, torch::op_needs_bias,
+                                                                torch::op_is_layer);
     const auto numpy_ops = op_lists<numpy::Op, numpy::kOpCount>(numpy::op_name, numpy::op_is_elementwise);
     const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
     const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);
@@ -173,6 +175,7 @@ const std::vector<Engine>& registry() {
       out.push_back({id, framework, version, device, ops.all, ops.bias, ops.kinds, std::move(shape_ops), values, places,
                      cast, weight, has, spell, eval});
       out.back().bias_needed_ops = ops.needs_bias;
+      out.back().layer_ops = ops.layers;
     };
     add("torch", "torch", torch::kVersion, "cpu", torch_ops, kScalars, "to", "model", torch::has_dtype, torch_spell,
         torch_cpu_evaluate<torch::Release::V2_15>, Device::Cpu);
@@ -425,11 +428,10 @@ std::optional<Outcome> module_cast_refused(const Engine& engine, DType to) {
 
 std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   std::vector<Fix> fixes;
-  // The weight is a module's parameter in the ops that are a layer's (F.linear, the
-  // convolutions: nn.Linear's and nn.Conv's forward); the plain products (matmul, mm, bmm,
-  // addmm), the elementwise ops and .to take tensors of their own, which w.float() converts
-  // whatever their dtype.
-  const bool module = engine.weight_name == "model" && (q.op == "linear" || q.op.starts_with("conv"));
+  // The weight is a module's parameter in a layer's op (Engine::layer_ops); the plain products
+  // (matmul, mm, bmm, addmm), the elementwise ops and .to take tensors of their own, which
+  // w.float() converts whatever their dtype.
+  const bool module = std::find(engine.layer_ops.begin(), engine.layer_ops.end(), q.op) != engine.layer_ops.end();
   // `module_to`: the dtype the fix gives a PyTorch module (model.to(T), or model.float()'s
   // float32), whose parameters are the weight and the bias. A module converts its floating-point
   // and complex parameters only: an integer or bool weight or bias is never cast, so it stays as

@@ -63,7 +63,7 @@ struct Engine {
   // Query::a_device / b_device (PyTorch's plain CPU and CUDA engines); none for the others.
   std::optional<Device> operand_device;
   std::string_view cast_method;  // how fixes spell a cast: "to", "astype" (methods) or "tf.cast"
-  std::string_view weight_name;  // what holds the weight: "model" (a module) or "w" (an array)
+  std::string_view weight_name;  // what holds a layer op's weight: "model" (a module) or "w" (an array)
   bool (*has_dtype)(DType);
   std::string (*spell)(DType);  // "torch.float32"
   Outcome (*evaluate)(const Query&);
@@ -74,6 +74,10 @@ struct Engine {
   // TensorFlow's experimental float8 fnuz types and its int4 and uint4.
   std::span<const DType> unmodelled = {};
   std::vector<std::string_view> bias_needed_ops = {};  // ops that have no form without a bias: addmm
+  // Ops that are a layer's forward (F.linear, the convolutions: nn.Linear's and nn.Conv's), whose
+  // weight and bias are a module's parameters: the fixes cast the module (`weight_name`), which
+  // converts its floating-point parameters only. The other ops' operands are tensors of their own.
+  std::vector<std::string_view> layer_ops = {};
   // The dtype an array cast to t holds, where that is another (JAX with x64 off makes a cast to
   // int64 an int32 array); null: t itself. Fixes name what the operand becomes by it.
   DType (*held_as)(DType) = nullptr;

@@ -539,6 +539,7 @@ std::optional<Op> parse_op(std::string_view name) { return find_named<Op>(kOpNam
 bool op_is_elementwise(Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
 bool op_takes_bias(Op op) { return op == Op::Addmm || op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d; }
 bool op_needs_bias(Op op) { return op == Op::Addmm; }
+bool op_is_layer(Op op) { return op == Op::Linear || op == Op::Conv1d || op == Op::Conv2d; }
 
 std::string_view release_version(Release r) { return is_1_13(r) ? "1.13.1" : kVersion; }
 

@@ -56,6 +56,7 @@ std::optional<Op> parse_op(std::string_view name);
 bool op_is_elementwise(Op op);
 bool op_takes_bias(Op op);  // addmm, linear, conv1d, conv2d
 bool op_needs_bias(Op op);  // addmm: torch.addmm(input, mat1, mat2) has no form without its input
+bool op_is_layer(Op op);    // linear, conv1d, conv2d: a layer's forward, its weight a module's parameter
 
 // Does this release have the dtype? 1.13 lacks uint16/32/64, bcomplex32, float8 and fp4.
 bool has_dtype(Release r, DType t);

@@ -263,6 +263,19 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
 // Module.to and Module.float convert a module's floating-point parameters only and never touch an
 // integer or bool one, so its cast cannot raise; a Python scalar, a bias's own .to() and an
 // elementwise op's w are no module's parameters. Every outcome here is PyTorch 2.15's, run.
+// Which ops' weights are a module's is one list in the engine table: every PyTorch engine has
+// the layers' forwards (and only those), and an array library has none.
+TEST(PromotionFixes, TheLayerOpsAreTheEngineTables) {
+  for (const Engine& e : engines()) {
+    const std::vector<std::string_view> expected =
+        e.framework == "torch" ? std::vector<std::string_view>{"linear", "conv1d", "conv2d"}
+                               : std::vector<std::string_view>{};
+    EXPECT_EQ(e.layer_ops, expected) << e.id;
+    for (std::string_view op : e.layer_ops)
+      EXPECT_NE(std::find(e.ops.begin(), e.ops.end(), op), e.ops.end()) << e.id << " " << op;
+  }
+}
+
 TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   const Engine* e = find_engine("torch");
   ASSERT_NE(e, nullptr);
