@@ -387,6 +387,18 @@ Common elementwise(Op op, const Operand& a, const Operand& b, Release r) {
 const std::string kNoPromotionRule =
     "Matrix products never promote in PyTorch: both operands must already share a dtype.";
 
+// Why a bias of another dtype raises: addmm checks it against the weight. F.linear reaches addmm
+// for the 2-D input the tables were recorded with; past two dimensions the path depends on the
+// input's layout (gen_torch_linear_bias.py, torch_linear_bias.json and torch1.13_linear_bias.json).
+std::string bias_mismatch_rule(Op op, Release r) {
+  if (op != Op::Linear) return "The bias must have the operands' dtype too: addmm does not promote it.";
+  return std::string("F.linear on a 2-D input calls addmm, which does not promote the bias: it must have the "
+                     "operands' dtype too. ") +
+         (is_1_13(r) ? "A contiguous 3-D input does the same; any other of 3 or more dimensions"
+                     : "Any contiguous input does the same; a non-contiguous one of 3 or more dimensions") +
+         " goes through matmul and an in-place add, which keeps the product's dtype (a complex bias then raises).";
+}
+
 void require_same_mm(DType a, DType b) {
   if (a != b)
     raise("RuntimeError", "expected m1 and m2 to have the same dtype, but got: " + C(a) + " != " + C(b),
@@ -409,9 +421,7 @@ Common matrix_v1(Op op, DType a, DType b, std::optional<DType> bias) {
     require_data_type(a, b, kNoPromotionRule);
     return {a, "Both operands have the same dtype, and a matrix product keeps it."};
   }
-  if (bias && *bias != b)
-    raise("RuntimeError", "self and mat2 must have the same dtype",
-          "The bias must have the operands' dtype too: addmm does not promote it.");
+  if (bias && *bias != b) raise("RuntimeError", "self and mat2 must have the same dtype", bias_mismatch_rule(op, r));
   if (bias && a != b) raise("RuntimeError", "mat1 and mat2 must have the same dtype", kNoPromotionRule);
   require_kernel("addmm_impl_cpu_", a, kAddmmTypesV1, r);
   require_data_type(a, b, kNoPromotionRule);
@@ -430,7 +440,7 @@ Common matrix(Op op, DType a, DType b, std::optional<DType> bias, Release r) {
   if (bias) {  // addmm (and linear with a bias, which calls it): addmm meta checks
     if (*bias != b)
       raise("RuntimeError", "self and mat2 must have the same dtype, but got " + S(*bias) + " and " + S(b),
-            "The bias must have the operands' dtype too: addmm does not promote it.");
+            bias_mismatch_rule(op, r));
     if (a != b)
       raise("RuntimeError", "mat1 and mat2 must have the same dtype, but got " + S(a) + " and " + S(b),
             kNoPromotionRule);

@@ -1014,3 +1014,68 @@ TEST(TorchCudaRecorded, SaysWhatItDoesNotHold) {
 
 }  // namespace
 }  // namespace pl::promote
+
+#include "core/dtype/format_lookup.h"
+
+namespace pl::promote {
+namespace {
+
+// F.linear with a bias of another dtype, by the input's rank and layout, recorded from the real
+// library (gen_torch_linear_bias.py). The engine answers for the 2-D input the tables were
+// recorded with; its rule says which other inputs take addmm's path and what the rest do, and
+// every recorded call must be what that sentence says.
+void check_linear_bias_file(const std::string& file, const char* engine_id, bool release_1_13) {
+  std::ifstream in(std::string(PL_PROMOTION_DIR) + "/" + file);
+  ASSERT_TRUE(in) << file;
+  const auto j = nlohmann::json::parse(in);
+  const Engine* e = find_engine(engine_id);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(j["versions"]["torch"].get<std::string>().substr(0, 4), std::string(e->version).substr(0, 4));
+  size_t checked = 0;
+  for (const auto& call : j["calls"]) {
+    const auto bias = parse_dtype(call["bias"].get<std::string>());
+    ASSERT_TRUE(bias) << call.dump();
+    const Outcome o = e->evaluate(Query{"linear", {DType::float32}, {DType::float32}, *bias});
+    ASSERT_FALSE(o.ok()) << call.dump();
+    const size_t dims = call["shape"].size();
+    const bool contiguous = call["contiguous"].get<bool>();
+    // The rule's words: "A contiguous 3-D input does the same" (1.13), "Any contiguous input does
+    // the same" (2.15); the rest "keeps the product's dtype (a complex bias then raises)".
+    EXPECT_NE(o.rule.find(release_1_13 ? "A contiguous 3-D input does the same; any other of 3 or more dimensions"
+                                       : "Any contiguous input does the same; a non-contiguous one of 3 or more"),
+              std::string::npos)
+        << o.rule;
+    EXPECT_NE(o.rule.find("in-place add, which keeps the product's dtype (a complex bias then raises)"),
+              std::string::npos)
+        << o.rule;
+    const bool addmm_path = dims == 2 || (contiguous && (!release_1_13 || dims == 3));
+    if (addmm_path) {
+      EXPECT_EQ(call.value("message", ""), o.message) << call.dump();
+      EXPECT_EQ(call.value("error", ""), o.error_type) << call.dump();
+    } else if (info(*bias).kind == DTypeKind::Complex) {
+      EXPECT_EQ(call.value("message", ""), "result type ComplexFloat can't be cast to the desired output type Float")
+          << call.dump();
+    } else {
+      EXPECT_EQ(call.value("result", ""), "float32") << call.dump();
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 30u);
+}
+
+TEST(TorchLinearBias, TheRuleSaysWhichInputsTakeAddmmAsRecordedIn215) {
+  check_linear_bias_file("torch_linear_bias.json", "torch", false);
+}
+
+TEST(TorchLinearBias, TheRuleSaysWhichInputsTakeAddmmAsRecordedIn113) {
+  check_linear_bias_file("torch1.13_linear_bias.json", "torch1.13", true);
+}
+
+// addmm's own rule stays its own: it has no layout to speak of.
+TEST(TorchLinearBias, AddmmSaysItDoesNotPromoteTheBias) {
+  const Outcome o = find_engine("torch")->evaluate(Query{"addmm", {DType::float32}, {DType::float32}, DType::float16});
+  EXPECT_EQ(o.rule, "The bias must have the operands' dtype too: addmm does not promote it.");
+}
+
+}  // namespace
+}  // namespace pl::promote
