@@ -399,7 +399,13 @@ def _():
 
 @fact("08-bfloat16-running-sum", "torch-bf16-sum")
 def _():
-    return str(int(torch.ones(1000, dtype=torch.bfloat16).sum().item()))
+    # 1000 ones alone cannot tell a float32 accumulator from a pairwise sum in bfloat16 (exact
+    # too): 1 + 3 * 2^-9 can. In bfloat16, pairwise or in order, each 2^-9 or 2^-8 added to 1 is
+    # half an ulp or less and rounds back to 1; a float32 sum is 1.005859375, rounded once to
+    # bfloat16's 1.0078125.
+    ones = int(torch.ones(1000, dtype=torch.bfloat16).sum().item())
+    small = torch.tensor([1.0] + [2.0 ** -9] * 3, dtype=torch.bfloat16).sum().item()
+    return f"{ones}; 1 + 3 * 2^-9 gives {small!r}"
 
 
 @fact("08-bfloat16-running-sum", "numpy-bf16-sum")

@@ -5,7 +5,7 @@ NumPy computes for it.
 assets/scenarios/checkpoints/outlier-channels.safetensors: a four-layer Llama-style model
 (hidden 128, MLP 256, bfloat16, written by the safetensors package). Its weights are N(0, 0.02^2)
 except the MLP down projections of layers 1 and 2, whose four outlier input channels (columns)
-are 40 times the rest, as large language models' down projections have.
+are 40 times the rest.
 
 outlier-checkpoint.json records, for every weight and candidate of the scenario, the SQNR that
 tests/data/checkpoint/gen_checkpoint.py's independent NumPy recipes give (each recipe from its
@@ -109,6 +109,13 @@ def figures(tensors):
     cheapest = CANDIDATES.index("float4_e2m1fn:mx")
     out["every_tensor_in_float4_e2m1fn_mx_sqnr_db"] = db(energy, sum(c[cheapest][1] for _, _, c in items.values()))
     out["plans"] = {str(b): lagrangian_plan(items, b) for b in BUDGETS}
+    # How far a row's per-channel scale is stretched: the row's outlier column against the largest
+    # of its ordinary values, the median over the rows of each outlier down projection.
+    ordinary = [c for c in range(INTER) if c not in OUTLIER_COLUMNS]
+    out["outlier_row_amax_over_ordinary_median"] = {
+        name: float(np.median(np.abs(x[:, list(OUTLIER_COLUMNS)]).max(axis=1) / np.abs(x[:, ordinary]).max(axis=1)))
+        for name in sorted(tensors) if name.endswith("mlp.down_proj.weight")
+        and int(name.split(".")[2]) in OUTLIER_LAYERS for x in [tensors[name].astype(np.float64)]}
     out["versions"] = {"numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
                        "safetensors": safetensors.__version__}
     return out

@@ -90,7 +90,12 @@ def int_cast(p):
         return str(min(max(x, info.min), info.max))
     src = np.array([int(v)], dtype=np.int64) if is_int else np.array([float(v)], dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        return str(src.astype(to)[0])
+        numpy_answer = str(src.astype(to)[0])
+    # PyTorch's .to() from the same float64 or int64 tensor: the checks say both frameworks give
+    # the answer, so both are run (a disagreement is an answer no check expects).
+    t = torch.tensor([int(v)] if is_int else [float(v)], dtype=torch.int64 if is_int else torch.float64)
+    torch_answer = str(t.to(getattr(torch, p["to"]))[0].item())
+    return numpy_answer if numpy_answer == torch_answer else f"numpy {numpy_answer}, torch {torch_answer}"
 
 
 # ---- running sums: PyTorch scalar arithmetic in the format ------------------------------------
