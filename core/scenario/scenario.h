@@ -76,7 +76,7 @@ struct Check {
 // and must lie in [min, max] or equal `equals`. The scenario tests read both files.
 struct Fact {
   std::string id;    // unique in the scenario; the facts file's key is name/id
-  std::string says;  // the words in the story or look-at that state it
+  std::string says;  // the words in the story, the look-at or a check's derivation that state it
   std::optional<double> min, max;
   std::optional<std::string> equals;
 };

@@ -408,9 +408,14 @@ Expected<Scenario> scenario_from_json(const json& j, const std::string& name) {
   if (s.title.empty()) return Error{"'title' is required"};
   if (s.story.empty()) return Error{"'story' is required"};
   if (s.checks.empty()) return Error{"a scenario needs at least one check"};
-  for (const Fact& f : s.facts)
-    if (s.story.find(f.says) == std::string::npos && s.look_at.find(f.says) == std::string::npos)
-      return Error{"fact '" + f.id + "': the story and the look-at do not say '" + f.says + "'"};
+  // A fact backs words the scenario shows: its story, its look-at, or a check's derivation (the
+  // NumPy run a derivation quotes).
+  for (const Fact& f : s.facts) {
+    bool said = s.story.find(f.says) != std::string::npos || s.look_at.find(f.says) != std::string::npos;
+    for (const Check& c : s.checks) said = said || c.derivation.find(f.says) != std::string::npos;
+    if (!said)
+      return Error{"fact '" + f.id + "': the story, the look-at and the derivations do not say '" + f.says + "'"};
+  }
   static const std::set<std::string> panels{"experiment", "promotion", "formats", "throughput", "checkpoint"};
   if (!panels.count(s.panel)) return Error{"'panel' must be experiment, promotion, formats, throughput or checkpoint"};
   return s;

@@ -193,6 +193,22 @@ TEST(ScenarioReader, ReadsAMinimalScenario) {
   EXPECT_EQ(s->panel, "experiment");
 }
 
+// A fact backs words the scenario shows: in its story or look-at, or a number a check's
+// derivation quotes from an independent run. Words it shows nowhere are refused.
+TEST(ScenarioReader, AFactIsSaidByTheStoryTheLookAtOrADerivation) {
+  json j = minimal();
+  j["checks"][0]["derivation"] = "65520 is float16's midpoint above 65504 (NumPy: inf)";
+  j["facts"] = json::parse(R"x([{"id": "f", "says": "(NumPy: inf)", "equals": "inf"}])x");
+  auto s = scenario_from_json(j, "x");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->facts.size(), 1u);
+  j["checks"][0]["derivation"] = "65520 is float16's midpoint above 65504";
+  s = scenario_from_json(j, "x");
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().find("the story, the look-at and the derivations do not say '(NumPy: inf)'"), std::string::npos)
+      << s.error();
+}
+
 // Bug: a user's scenario printed its texts as written: an escape sequence in its story or a check's
 // label reached the terminal as one. A control character other than a line break is refused,
 // named by where it is.

@@ -266,6 +266,23 @@ def _():
     return train("bfloat16:float32")[0]
 
 
+# The derivations' numbers for the same descent: where bfloat16's updates stop, and where float16
+# and float32 end.
+@fact("28-training-in-low-precision", "bf16-stall-step")
+def _():
+    return str(train("bfloat16")[1])
+
+
+@fact("28-training-in-low-precision", "f16-end")
+def _():
+    return train("float16")[0]
+
+
+@fact("28-training-in-low-precision", "f32-end")
+def _():
+    return train("float32")[0]
+
+
 # ---- 04: integer wrap-around ------------------------------------------------------------------
 @fact("04-int-float-bool-promotion", "uint8-modulus")
 def _():
@@ -519,6 +536,12 @@ def _():
 @fact("12-which-e4m3", "fnuz-no-negative-zero")
 def _():
     return hex(int(np.array(-0.0, dtype=np.float32).astype(ml_dtypes.float8_e4m3fnuz).view(np.uint8)))
+
+
+@fact("12-which-e4m3", "fnuz-one-nan")
+def _():
+    codes = np.arange(256, dtype=np.uint8).view(ml_dtypes.float8_e4m3fnuz).astype(np.float32)
+    return str(int(np.isnan(codes).sum()))
 
 
 @fact("12-which-e4m3", "ml-dtypes-480")
