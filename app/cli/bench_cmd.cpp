@@ -285,7 +285,7 @@ int run_throughput_bench(const BenchArgs& a) {
     }
     dtypes.push_back(*t);
   }
-  const size_t n = a.sizes.empty() ? 512 : a.sizes.front();
+  const size_t n = a.sizes.empty() ? 0 : a.sizes.front();  // (an empty --sizes is refused below)
   const size_t largest = experiment::largest_product_bench(a.backend);
   if (a.sizes.size() > 1 || n == 0 || n > largest) {
     std::fprintf(stderr, "error: throughput samples one size in [1, %zu] (--sizes N)\n", largest);
@@ -481,7 +481,7 @@ Runner add_bench(CLI::App& app) {
                                "existing folder must be empty)")));
   given(app.add_flag("--force", a->force, help_of("--force", "replace a non-empty --save folder as a whole")));
   given(app.add_option("--sizes", a->sizes,
-                       help_of("--sizes", "N for N x N x N products (throughput: one N, default 512)"))
+                       help_of("--sizes", "N for N x N x N products (default 1024; throughput: one N)"))
             ->delimiter(','));
   given(app.add_option("--accumulate", a->accumulate,
                        help_of("--accumulate", "accumulation model (as matmul --accumulate)"))

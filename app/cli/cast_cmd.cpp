@@ -215,12 +215,12 @@ Runner add_cast(CLI::App& app) {
   auto* rounding = add_rounding_option(app, &a->rounding, "the rounding of the cast");
   auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
   auto* no_sat =
-      app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
+      app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf (fp6/fp4 have neither and still clamp)")->excludes(sat);
   a->seed_option = app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
   auto* path = add_cast_path_option(
       app, &a->path,
-      "direct: one rounding (NumPy, ml_dtypes 0.7); via-float32: through float32 first (PyTorch, ml_dtypes 0.6, "
-      "but for their float8_e8m0fnu bug below 1.5*2^-127: docs/numerics.md)");
+      "direct: one rounding (NumPy, ml_dtypes 0.7); via-float32: through float32 first (PyTorch, ml_dtypes 0.6; "
+      "their float8_e8m0fnu casts differ from it: docs/numerics.md)");
   auto* daz = app.add_flag("--daz", a->daz, "Read subnormal inputs as zero");
   auto* ftz = app.add_flag("--ftz", a->ftz, "Flush subnormal results to zero");
   a->float_only = {rounding, sat, no_sat, a->seed_option, path, daz, ftz};

@@ -65,13 +65,7 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
                 long_ends ? "  (ends to 21 digits; --json has every digit)" : "");
     std::printf("             %s\n", n.interval->rule.c_str());
   } else {
-    // Which of the two: a value that is not finite, or one that rounds to NaN (0 in a format
-    // without a zero).
-    if (!std::isfinite(n.x))
-      std::printf("  interval   none (%s is not a finite number)\n", shortest_double(n.x).c_str());
-    else
-      std::printf("  interval   none (%s rounds to %s)\n", shortest_double(n.x).c_str(),
-                  shortest_double(decode(f, n.rounded.code)).c_str());
+    std::printf("  interval   none (%s)\n", no_interval_text(f, n).c_str());
   }
 }
 
@@ -148,7 +142,7 @@ Runner add_explore(CLI::App& app) {
                  "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");
   add_rounding_option(app, &a->rounding, "the rounding whose interval is shown");
   auto* sat = app.add_flag("--saturate", a->saturate, "Overflow clamps to max finite");
-  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf")->excludes(sat);
+  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf (fp6/fp4 have neither and still clamp)")->excludes(sat);
   app.add_option("--radius", a->radius, "Representable values each side on the number line (0-64)")
       ->check(CLI::Range(0, 64));
   app.add_flag("--json", a->json, "One JSON object per format");

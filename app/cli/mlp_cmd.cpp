@@ -76,7 +76,7 @@ Runner add_mlp(CLI::App& app) {
       "--input-dtype", a->input,
       "dtype the activations are fed in: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of the weights");
-  app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype)");
+  app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype; float32 beside integer weights)");
   app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");
   app.add_option("--output-dtype", a->output, "dtype of each layer's output");
   add_rounding_option(app, &a->rounding, "rounding of every layer's inputs and outputs");

@@ -151,8 +151,8 @@ Runner add_scan(CLI::App& app) {
       ->expected(1, -1);
   app.add_option(
       "--out", a->out,
-      "write result.json, tensors.csv, frontier.csv, plan.csv and the figures into this folder (whole or not "
-      "at all; an existing folder must be empty)");
+      "write result.json, tensors.csv, frontier.csv, plan.csv (with --budget) and the figures into this folder "
+      "(whole or not at all; an existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --out folder as a whole");
   app.add_flag("--json", a->json, "print the results as one JSON object");
   return [a, scan_only]() {

@@ -120,7 +120,7 @@ int run(const ScenarioArgs& a, bool export_only) {
 Runner add_scenario(CLI::App& app) {
   auto a = std::make_shared<ScenarioArgs>();
   app.require_subcommand(1);
-  CLI::App* ls = app.add_subcommand("list", "List the scenarios and where each was read from");
+  CLI::App* ls = app.add_subcommand("list", "List the scenarios (--json: where each was read from too)");
   ls->add_flag("--json", a->json, "machine-readable output");
   CLI::App* rn = app.add_subcommand("run", "Run a scenario headless: evidence, then every check (exit 1 if one fails)");
   rn->add_option("name", a->name, "name (06-float16-50-over-49), name without its number, or number")->required();

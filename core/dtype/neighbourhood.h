@@ -64,6 +64,10 @@ struct Neighbourhood {
 // neighbourhood. radius: how many representable values each side go into `line` (0..64).
 Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, Overflow overflow, int radius = 8);
 
+// Why n has no interval: "inf is not a finite number", or "0 rounds to nan" (a finite x whose
+// result is NaN: 0 in a format without a zero). Empty when it has one.
+std::string no_interval_text(const FloatFormat& f, const Neighbourhood& n);
+
 // "[0.0999755859375, 0.100006103515625)" with every digit; "-inf" / "+inf" on unbounded ends.
 // With significant_digits > 0 (labels), each end to that many digits, rounded toward the inside
 // (every x the text encloses rounds to the value), or to more where that many would put it a

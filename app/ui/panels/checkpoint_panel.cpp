@@ -271,8 +271,8 @@ void CheckpointPanel::draw_controls() {
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip(
-          "result.json, tensors.csv, frontier.csv, plan.csv and the figures, as scan --out writes "
-          "them, in a new folder under precision-lab-export/");
+          "result.json, tensors.csv, frontier.csv, plan.csv (when the budget gives a plan) and the figures, as "
+          "scan --out writes them, in a new folder under precision-lab-export/");
     if (!export_status_.empty()) wrapped_text_disabled(export_status_);
   }
   // In presentation mode the candidates' line gives the table's rows its room in large type, once

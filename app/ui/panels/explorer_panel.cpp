@@ -307,7 +307,7 @@ void ExplorerPanel::draw_table() {
                         n.rounded.flags.inexact ? "rounded (inexact)" : "exact: x is representable");
     auto draw_interval = [&] {
       if (!n.interval) {
-        ImGui::TextDisabled("none: x is not a finite number");
+        ImGui::TextDisabled("none: %s", no_interval_text(f, n).c_str());
         return;
       }
       const RoundingInterval& iv = *n.interval;

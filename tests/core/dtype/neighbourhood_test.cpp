@@ -134,6 +134,19 @@ TEST(Interval, Float16PointOne) {
   EXPECT_EQ(n.line[8], 0x2e66u);
 }
 
+// Bug: the Explorer said "x is not a finite number" wherever there was no interval, also for 0
+// in float8_e8m0fnu, which has no zero: 0 is finite and rounds to NaN.
+TEST(Interval, NoIntervalSaysWhy) {
+  const Neighbourhood zero = neighbourhood(fmt("float8_e8m0fnu"), 0.0, Rounding::NearestEven, Overflow::FormatDefault);
+  ASSERT_FALSE(zero.interval);
+  EXPECT_EQ(no_interval_text(fmt("float8_e8m0fnu"), zero), "0 rounds to nan");
+  const Neighbourhood inf = neighbourhood(fmt("float16"), INFINITY, Rounding::NearestEven, Overflow::FormatDefault);
+  ASSERT_FALSE(inf.interval);
+  EXPECT_EQ(no_interval_text(fmt("float16"), inf), "inf is not a finite number");
+  const Neighbourhood tenth = neighbourhood(fmt("float16"), 0.1, Rounding::NearestEven, Overflow::FormatDefault);
+  EXPECT_EQ(no_interval_text(fmt("float16"), tenth), "");
+}
+
 // Bug: float8_e8m0fnu's rule said a tie "goes to the neighbour whose last significand bit is 0
 // (ties to even)", but it has no significand bit: 3 goes to 4 (code 0x81, odd) and 6 to 8, as in
 // ml_dtypes. The rule says what happens for a format without stored significand bits.
