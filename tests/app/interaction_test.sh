@@ -150,7 +150,7 @@ grep -q 'float32.*,bar,' "$tdir/throughput-by-dtype.csv" || fail "no float32 bar
 press ctrl+6
 wait_for 'scenario: 01-numpy-float64-into-float32-model: 8 of 8 checks pass'
 press Right 0.3
-wait_for 'scenario: 02-float32-times-float64: 6 of 6 checks pass'
+wait_for 'scenario: 02-float32-times-float64: 8 of 8 checks pass'
 press Next 0.3
 wait_for 'scenario: 03-model-double-data-float32: 4 of 4 checks pass'
 press ctrl+e
