@@ -60,7 +60,7 @@ Runner add_matmul(CLI::App& app) {
   app.add_option("--bias-dtype", a->bias_dtype, "dtype of the bias (adds a bias)");
   app.add_option("--accumulate", a->accumulate, experiment::accumulation_grammar());
   app.add_option("--output-dtype", a->output, "dtype of the result");
-  add_rounding_option(app, &a->rounding, "rounding of inputs and output");
+  add_rounding_option(app, &a->rounding, "rounding of inputs and output (integer inputs: to nearest, ties to even)");
   app.add_option("--overflow", a->overflow, overflow_names(" | "));
   app.add_option("--input-scaling", a->input_scaling,
                  "RECIPE[:BLOCK]: " + experiment::scaling_names() + " (group:G: G elements a group, 128 unless given)");

@@ -79,7 +79,7 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype; float32 beside integer weights)");
   app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");
   app.add_option("--output-dtype", a->output, "dtype of each layer's output");
-  add_rounding_option(app, &a->rounding, "rounding of every layer's inputs and outputs");
+  add_rounding_option(app, &a->rounding, "rounding of every layer's inputs and outputs (integer ones: to nearest, ties to even)");
   app.add_option("--input-scaling", a->input_scaling, "recipe for the activations");
   app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
   app.add_option("--data", a->data, "distribution of the input");

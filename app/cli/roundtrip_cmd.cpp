@@ -42,7 +42,7 @@ Runner add_roundtrip(CLI::App& app) {
                  "the dtype of the round trip: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite]");
   app.add_option("--scaling", a->scaling,
                  "RECIPE[:BLOCK]: " + experiment::scaling_names() + " (group:G: G elements a group, 128 unless given)");
-  add_rounding_option(app, &a->rounding, "the rounding of the elements");
+  add_rounding_option(app, &a->rounding, "the rounding of the elements (an integer dtype's: to nearest, ties to even)");
   app.add_option("--overflow", a->overflow, overflow_names(" | "));
   // For drawn values only: given with --input they would be ignored, so they are refused (the
   // data's distribution also draws a delayed recipe's amax history, so it is kept for that).

@@ -859,12 +859,14 @@ void draw_figure(cairo_t* cr, const Figure& f, double W, double H, double fs) {
 std::string figure_csv(const Figure& f) {
   std::string out;
   if (f.heatmap) {
-    out = "# " + f.title + ": " + f.heatmap->colorbar_label + ", row-major " + std::to_string(f.heatmap->rows) + " x " +
-          std::to_string(f.heatmap->cols) + "\n";
-    for (size_t r = 0; r < f.heatmap->rows; ++r) {
-      for (size_t c = 0; c < f.heatmap->cols; ++c) {
+    const Heatmap& h = *f.heatmap;
+    const std::vector<double>& values = h.exported_values.empty() ? h.values : h.exported_values;
+    out = "# " + f.title + ": " + h.colorbar_label + ", row-major " + std::to_string(h.rows) + " x " +
+          std::to_string(h.cols) + (h.exported_note.empty() ? "" : "; " + h.exported_note) + "\n";
+    for (size_t r = 0; r < h.rows; ++r) {
+      for (size_t c = 0; c < h.cols; ++c) {
         if (c) out += ',';  // appended, not (c ? "," : "") + ...: GCC 12's false -Wrestrict (bug 105329)
-        out += shortest_double(f.heatmap->values[r * f.heatmap->cols + c]);
+        out += shortest_double(values[r * h.cols + c]);
       }
       out += "\n";
     }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "core/accumulate/accumulate.h"
 #include "core/figure/scan_figures.h"
 #include "core/figure/throughput_figures.h"
 #include "core/figure/train_figures.h"
@@ -55,6 +56,13 @@ std::string setup_line(const MatmulResult& r) {
          "; output " + std::string(name(c.output));
 }
 
+// "to nearest, ties to even", "toward zero (truncate)", "stochastically (seeded)": after "rounded".
+std::string rounded_how(Rounding r) {
+  if (r == Rounding::Stochastic) return "stochastically (seeded)";
+  const std::string label = rounding_label(r);
+  return label.rfind("nearest", 0) == 0 ? "to " + label : label;
+}
+
 std::string count_note(const Histogram& h) {
   std::string s;
   if (h.zeros) s += std::to_string(h.zeros) + " exact";
@@ -67,10 +75,12 @@ std::string count_note(const Histogram& h) {
 namespace {
 
 // Where the error comes from: each component's relative error as an outline, with the unit
-// roundoffs of the dtypes the values passed through.
+// roundoffs of the float dtypes the values were rounded into, each under its rounding (2^-p to
+// nearest, 2^(1-p) directed or stochastic), and of the accumulator the model adds in (an int32
+// sum has none: it is exact, then converted to float32).
 Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   const auto& c = r.config;
-  const DType acc = experiment::result_dtype(c.accumulate);
+  const experiment::Accumulation& a = c.accumulate;
   const ErrorComponent* parts[] = {&r.total, &r.input, &r.arithmetic, &r.output};
   Figure attr;
   attr.name = "error-attribution";
@@ -96,16 +106,31 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
     if (via && *via != c.input && *via != c.weight &&
         std::find(stored_in.begin(), stored_in.end(), *via) == stored_in.end())
       stored_in.push_back(*via);
+  // (A framework's cast to the stored dtype rounds to nearest.)
   for (DType t : stored_in)
-    attr.annotations.push_back(
-        vline(unit_roundoff(info(t).format), "u " + short_name(t) + " (stored in first)", palette(6)));
-  attr.annotations.push_back(vline(unit_roundoff(info(c.input).format), "u " + short_name(c.input), palette(4)));
-  if (acc != c.input)
-    attr.annotations.push_back(
-        vline(unit_roundoff(info(acc).format), "u " + short_name(acc) + " (accumulator)", palette(5)));
-  if (c.output != c.input && c.output != acc)
-    attr.annotations.push_back(
-        vline(unit_roundoff(info(c.output).format), "u " + short_name(c.output) + " (output)", palette(7)));
+    attr.annotations.push_back(vline(experiment::unit_roundoff(t, Rounding::NearestEven),
+                                     "u " + short_name(t) + " (stored in first)", palette(6)));
+  // Each line once: a dtype and u already drawn (float32 inputs into a float32 sum) is not drawn
+  // again under another name.
+  std::vector<std::pair<DType, double>> drawn;
+  auto line = [&](DType t, double u, const std::string& role, int colour) {
+    if (std::find(drawn.begin(), drawn.end(), std::pair{t, u}) != drawn.end()) return;
+    drawn.emplace_back(t, u);
+    attr.annotations.push_back(vline(u, "u " + short_name(t) + role, palette(colour)));
+  };
+  if (is_float(c.input)) line(c.input, experiment::unit_roundoff(c.input, c.cast.rounding), "", 4);
+  switch (a.kind) {
+    case experiment::AccumKind::Int32:
+      line(DType::float32, experiment::unit_roundoff(DType::float32, Rounding::NearestEven),
+           " (the int32 sums' conversion)", 5);
+      break;
+    case experiment::AccumKind::Chunked:
+      line(a.format, experiment::accumulation_unit(a), " (accumulator, within chunks)", 5);
+      line(a.outer, experiment::unit_roundoff(a.outer, a.rounding), " (the chunks' sums)", 6);
+      break;
+    default: line(experiment::result_dtype(a), experiment::accumulation_unit(a), " (accumulator)", 5); break;
+  }
+  line(c.output, experiment::unit_roundoff(c.output, c.cast.rounding), " (output)", 7);
   return attr;
 }
 
@@ -117,7 +142,8 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   bound.name = "arithmetic-vs-bound";
   bound.title = "Arithmetic error against the accumulation model's bounds";
   bound.subtitle = setup + "; K = " + std::to_string(c.k);
-  bound.x.label = "|Cacc - Rq| / (|A||B|)";
+  // (With a bias, the sum's terms are the products and the bias: bound_check.h.)
+  bound.x.label = c.bias ? "|Cacc - Rq| / ((|A||B|) + |bias|)" : "|Cacc - Rq| / (|A||B|)";
   bound.x.log = true;
   bound.y.label = "number of elements";
   bound.y.log = false;
@@ -178,7 +204,14 @@ Figure ulp_figure(const MatmulResult& r, const std::string& setup) {
     ulp.series.back().kind = SeriesKind::Steps;  // outlines: the total wide, the part inside it
     ulp.series.back().width = part == &r.total ? 5 : 1.8;
   }
-  ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
+  // A correct rounding to nearest is off by half an ulp at most; a directed or stochastic one by
+  // up to a whole ulp.
+  const Rounding rounding = r.config.cast.rounding;
+  if (rounding == Rounding::NearestEven || rounding == Rounding::NearestAway)
+    ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
+  else
+    ulp.annotations.push_back(
+        vline(1.0, "one ulp (the most a correct rounding " + rounded_how(rounding) + " is off)", palette(1)));
   return ulp;
 }
 
@@ -212,12 +245,15 @@ Figure heatmap_figure(const MatmulResult& r, const std::string& setup) {
 }  // namespace
 
 std::vector<Figure> matmul_figures(const MatmulResult& r) {
-  std::string setup = setup_line(r);
-  // Outputs that came out NaN or Inf are not in any histogram: an exported figure says so.
-  if (const size_t left = r.total.stats.nan + r.total.stats.inf; left > 0)
+  std::string setup = setup_line(r), heat_setup = setup;
+  // Outputs that came out NaN or Inf are not in any histogram, and are grey in the heat map: an
+  // exported figure says so.
+  if (const size_t left = r.total.stats.nan + r.total.stats.inf; left > 0) {
     setup += "; " + std::to_string(left) + " outputs NaN or Inf, left out";
+    heat_setup += "; " + std::to_string(left) + " outputs NaN or Inf, grey";
+  }
   return {attribution_figure(r, setup), bound_figure(r, setup), signed_figure(r, setup), ulp_figure(r, setup),
-          heatmap_figure(r, setup)};
+          heatmap_figure(r, heat_setup)};
 }
 
 Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const experiment::DotSweepConfig& c) {
@@ -364,13 +400,6 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
 
 namespace {
 
-// "to nearest, ties to even", "toward zero (truncate)", "stochastically (seeded)": after "rounded".
-std::string rounded_how(Rounding r) {
-  if (r == Rounding::Stochastic) return "stochastically (seeded)";
-  const std::string label = rounding_label(r);
-  return label.rfind("nearest", 0) == 0 ? "to " + label : label;
-}
-
 // The recipe's scales over the tensor, log2 of each block's dequantisation factor (scale_map.h).
 Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string& setup) {
   const experiment::ScaleMap& m = r.scales;
@@ -390,8 +419,12 @@ Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string&
     if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     else zero_blocks = true;
   if (!(lo <= hi)) lo = 0, hi = 1;
-  for (double& v : h.values)
-    if (!std::isfinite(v)) v = lo;  // all-zero blocks (no scale) at the bottom of the scale
+  if (zero_blocks) {  // all-zero blocks (no scale) at the bottom of the scale; NaN in the CSV
+    h.exported_values = h.values;
+    h.exported_note = "nan: a block of zeros, which has no scale";
+    for (double& v : h.values)
+      if (!std::isfinite(v)) v = lo;
+  }
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
   if (m.row_step > 1 || m.col_step > 1)
@@ -405,6 +438,18 @@ Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string&
 
 }  // namespace
 
+namespace {
+
+// How a round trip's elements were rounded: an integer dtype's always to nearest, ties to even
+// (scaling.cpp's round_integers), whatever rounding the config names for float dtypes.
+std::string rounding_text(const experiment::RoundtripConfig& c) {
+  if (is_float(c.dtype)) return rounded_how(c.cast.rounding);
+  return rounded_how(Rounding::NearestEven) +
+         (c.cast.rounding == Rounding::NearestEven ? "" : " (as integers always are here)");
+}
+
+}  // namespace
+
 std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const auto& c = r.config;
   const FloatFormat* f = is_float(c.dtype) ? &info(c.dtype).format : nullptr;
@@ -414,7 +459,7 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const std::string setup = std::to_string(c.rows) + " x " + std::to_string(c.cols) + " values of " +
                             (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + " into " +
                             std::string(name(c.dtype)) + ", " + (scaling == "none" ? "unscaled" : scaling + " scaled") +
-                            ", rounded " + rounded_how(c.cast.rounding) + ": " + std::to_string(r.saturated) +
+                            ", rounded " + rounding_text(c) + ": " + std::to_string(r.saturated) +
                             " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " rounded to zero";
   Figure err;
   err.name = "roundtrip-error";
@@ -427,9 +472,10 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   std::string label = "round trip";
   if (auto note = count_note(r.relative); !note.empty()) label += " (" + note + ")";
   err.series.push_back(bars(label, r.relative, palette(0)));
-  if (f)
-    err.annotations.push_back(
-        vline(unit_roundoff(*f), "unit roundoff u = " + legend_value(unit_roundoff(*f)), palette(1)));
+  if (f) {  // (2^-p to nearest; a directed or stochastic rounding's u is 2^(1-p))
+    const double u = experiment::unit_roundoff(c.dtype, c.cast.rounding);
+    err.annotations.push_back(vline(u, "unit roundoff u = " + legend_value(u), palette(1)));
+  }
   // Where a recipe scales symmetrically the bars are the magnitudes the format rounds, each value
   // times its scale, so that the format's limits apply to them (drawn against the unscaled data,
   // scenario 13's fp4 per-tensor run, 64,968 of 65,536 values rounded to zero, would sit right of

@@ -96,6 +96,11 @@ struct Heatmap {
   // Row-major, one per cell ("" for none), written in the cells where every one fits (a scan's
   // SQNRs: viridis draws 31 dB and 33 dB alike); empty: no labels.
   std::vector<std::string> cell_labels = {};
+  // What the CSV writes for each cell, where `values` draws some cells at a value they do not
+  // have (a block of zeros, which has no scale, at the bottom of the colour scale), and what those
+  // cells hold, for the CSV's comment line; empty: `values` as they are.
+  std::vector<double> exported_values = {};
+  std::string exported_note = {};
 };
 
 // A cell's colour as the map draws it: its value's, white for an exact cell, grey for none.

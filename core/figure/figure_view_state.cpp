@@ -216,7 +216,7 @@ std::optional<Readout> readout_at(const Figure& f, const PlotLayout& l, double p
   for (const Series& s : f.series) {
     if (!is_histogram(s)) continue;
     for (size_t i = 0; i + 1 < s.x.size() && i < s.y.size(); ++i) {
-      if (!(s.x[i] <= xv && xv < s.x[i + 1])) continue;
+      if (!(s.x[i] <= xv && xv < s.x[i + 1]) || std::isnan(s.y[i])) continue;  // (NaN: a bin of no bar)
       if (r.lines.empty()) r.lines.push_back(f.x.categories.empty() ? bin_text(s.x[i], s.x[i + 1]) : x_text(f, xv));
       r.lines.push_back(label_or(s.label, "count") + ": " + readout_number(s.y[i]));
     }

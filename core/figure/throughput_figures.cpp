@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace pl::figure {
 namespace {
@@ -171,7 +172,8 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   f.x.min = 0;
   f.x.max = static_cast<double>(std::max<size_t>(r.rows.size(), 1));
   // One series per source, its bars side by side in each dtype's slot; the gaps between them
-  // are zero-height bins, which are not drawn.
+  // are bins of no value (NaN), which are not drawn, and which the CSV writes as "nan", not as a
+  // speed-up of 0.
   Series here{"measured here", SeriesKind::Bars, {}, {}, palette(0)};
   Series sheet{r.config.datasheet + " datasheet", SeriesKind::Bars, {}, {}, palette(1)};
   here.base = sheet.base = 1;  // up for a speed-up, down for a slow-down
@@ -188,7 +190,7 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
     add_dtype_category(f, r.rows[i].dtype);
     const double x = double(i);
     auto bar = [&](Series& s, Series& values, double from, double to, double v, bool overlaps = false) {
-      if (!s.x.empty()) s.y.push_back(0);  // the gap since the previous bar
+      if (!s.x.empty()) s.y.push_back(std::numeric_limits<double>::quiet_NaN());  // the gap since the previous bar
       s.x.push_back(x + from);
       s.x.push_back(x + to);
       s.y.push_back(v);
@@ -206,7 +208,8 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
     any_overlap |= overlaps;
     bar(here, here_values, 0.1, 0.5, r.rows[i].speedup, overlaps);
     if (i < r.datasheet.size())
-      bar(sheet, sheet_values, 0.5, 0.9, r.datasheet[i].supported ? r.datasheet[i].speedup : 0);
+      bar(sheet, sheet_values, 0.5, 0.9,
+          r.datasheet[i].supported ? r.datasheet[i].speedup : std::numeric_limits<double>::quiet_NaN());
   }
   if (any_overlap)
     f.subtitle += "; *: its samples' quartile range overlaps " + base + "'s, so they do not tell the two apart";
