@@ -164,6 +164,8 @@ struct Workers {
   bool holds(const Held& h) const {
     return device.backend && h && h->holder() != 0 && h->holder() == device.backend->holder();
   }
+  // A step the device failed and the CPU could not take over (the device's arrays lost with it)
+  // is the machine's failure, not the setup's: the error says so (Error::environment).
   template <typename F>
   auto run(bool on_device, const char* what, std::string& note, F&& step) -> decltype(step(*cpu)) {
     if (on_device && device.backend) {
@@ -172,6 +174,12 @@ struct Workers {
       if (r || r.error() == "cancelled") return r;
       note += (note.empty() ? "" : "; ") + device.backend->name() + " could not " + what + " (" + r.error() +
               "): the CPU did";
+      auto on_cpu = step(*cpu);
+      if (!on_cpu && on_cpu.error() != "cancelled")
+        return Error{device.backend->name() + " could not " + what + " (" + r.error() + "), nor the CPU: " +
+                         on_cpu.error(),
+                     /*environment=*/true};
+      return on_cpu;
     }
     return step(*cpu);
   }
@@ -201,7 +209,7 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
         {parts[p].value, parts[p].ref, &h[p], arithmetic ? &bound : nullptr, arithmetic ? &check : nullptr});
   }
   auto stats = error_stats_on(r.config.backend, comparisons, r.config.output, r.analysis_backend, r.backend_note);
-  if (!stats) return Error{stats.error()};
+  if (!stats) return Error{stats.error(), stats.environment_failure()};
   for (size_t p = 0; p < std::size(parts); ++p) {
     ErrorComponent& c = *parts[p].into;
     c.name = parts[p].name;
@@ -252,6 +260,7 @@ OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const 
 Expected<Held> backend_product(BackendChoice backend, const ProductSpec& spec, std::span<const double> a,
                                std::span<const double> b, const ProductControl& control, MatmulResult& r) {
   std::string note;  // empty: the CPU was asked for
+  bool device_failed = false;
   if (auto shared = device_for(backend, spec); !shared) {
     note = shared.error();
   } else if (*shared) {
@@ -266,10 +275,15 @@ Expected<Held> backend_product(BackendChoice backend, const ProductSpec& spec, s
     }
     if (run.error() == "cancelled") return Error{run.error()};
     note = device.name() + " failed: " + run.error();
+    device_failed = true;
   }
   auto cpu = make_cpu_backend();
   auto run = cpu->product_held(spec, a, b, control);
-  if (!run) return Error{note.empty() ? run.error() : note + "; the CPU cannot either: " + run.error()};
+  // (A device that ran and failed is the machine's failure when the CPU cannot take over; a
+  // model neither can run is the setup's.)
+  if (!run)
+    return Error{note.empty() ? run.error() : note + "; the CPU cannot either: " + run.error(),
+                 /*environment=*/device_failed && run.error() != "cancelled"};
   r.product_method = std::move(run->method);
   r.product_backend = "cpu";
   r.backend_note = note.empty() ? "" : note + "; the product ran on the CPU";
@@ -485,7 +499,7 @@ Status make_references(const MatmulConfig& c, const RunOperands& o, Workers& wor
     const std::span<const double> row = pair.second;
     auto plus = workers.run(workers.holds(*ref), "add the bias to the reference", r.backend_note,
                             [&](Backend& b) { return b.add_to_rows(*ref, row); });
-    if (!plus) return Error{plus.error()};
+    if (!plus) return Error{plus.error(), plus.environment_failure()};
     *ref = std::move(plus).value();
   }
   return {};
@@ -512,7 +526,7 @@ Status compute_output(const MatmulConfig& c, const RunOperands& o, Workers& work
                                  c.fast_accumulation};
   // The quantised operands' owners let a device keep its copies of them for the next run.
   auto sums = backend_product(c.backend, product_spec, o.qa->values, o.qb->values, {progress, cancel, o.qa, o.qb}, r);
-  if (!sums) return Error{sums.error()};
+  if (!sums) return Error{sums.error(), sums.environment_failure()};
   // A device's note names the dtypes it was asked to multiply: group-scaled integers arrive as
   // their float32 values, and a note saying "float32" would not say the weights were int4.
   const bool product_fell_back = !r.backend_note.empty() && r.product_backend == "cpu";
@@ -527,7 +541,7 @@ Status compute_output(const MatmulConfig& c, const RunOperands& o, Workers& work
   auto out = workers.run(on_device, "finish the output", r.backend_note, [&](Backend& b) {
     return b.finish_output(steps, on_device ? *sums : std::move(sums).value());
   });
-  if (!out) return Error{out.error()};
+  if (!out) return Error{out.error(), out.environment_failure()};
   r.accumulated = std::move(out->accumulated);
   r.result = std::move(out->result);
   return {};
@@ -581,7 +595,7 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
       n,        r.bounds,       abs};
   const Clock::time_point t_stats = Clock::now();
   auto check = measure_components(r, bound);
-  if (!check) return Error{check.error()};
+  if (!check) return Error{check.error(), check.environment_failure()};
   r.seconds.statistics = since(t_stats);
   r.compared = check->compared;
   r.max_scaled_arithmetic = check->max_scaled;
@@ -592,7 +606,7 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   const Clock::time_point t_map = Clock::now();
   auto map = workers.run(workers.holds(r.result), "pool the heat map", r.backend_note,
                          [&](Backend& b) { return b.pooled_difference(r.result, r.reference, m, n, kErrorMapCells); });
-  if (!map) return Error{map.error()};
+  if (!map) return Error{map.error(), map.environment_failure()};
   r.error_map = std::move(map).value();
   r.seconds.heat_map = since(t_map);
   r.seconds.analysis = since(t0);
@@ -638,11 +652,7 @@ Expected<MatmulResult> run_matmul(const MatmulConfig& c, const MatmulOperands& g
   };
   for (const Stage& s : stages) {
     const auto t0 = Clock::now();
-    // The config was checked, and the first stage takes the operands (their sizes the user's to
-    // mend): a stage after it that fails, cancelled aside, is the machine's failure (a device lost
-    // with the arrays it held), not the input's.
-    if (auto st = s.run(); !st)
-      return Error{st.error(), /*environment=*/&s != &stages[0] && st.error() != "cancelled"};
+    if (auto st = s.run(); !st) return Error{st.error(), st.environment_failure()};
     if (s.seconds) *s.seconds = since(t0);
     report_progress(s.done);
     if (s.done < 1.0 && cancelled()) return Error{"cancelled"};

@@ -74,11 +74,11 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     const Held layer_ref = reference_product(lc.backend, {batch, width, width}, h_ref, w, false, cancel).values;
     if (!layer_ref) return Error{"cancelled"};
     auto ref_values = take_values(layer_ref);  // (a copy: the cache keeps the reference)
-    // (A read-back of arrays made from a checked config: its failure is the machine's.)
-    if (!ref_values) return Error{"layer " + std::to_string(l) + ": " + ref_values.error(), /*environment=*/true};
+    if (!ref_values) return Error{"layer " + std::to_string(l) + ": " + ref_values.error(), ref_values.environment_failure()};
     std::vector<double> next_ref = std::move(ref_values).value();
     auto layer_result = layer->result->host();
-    if (!layer_result) return Error{"layer " + std::to_string(l) + ": " + layer_result.error(), /*environment=*/true};
+    if (!layer_result)
+      return Error{"layer " + std::to_string(l) + ": " + layer_result.error(), layer_result.environment_failure()};
     // The low-precision network: the activation applied to the layer's output, rounded back
     // into the output dtype (ReLU is exact; GELU is computed in float64 and rounded once, element
     // i drawing stochastic index i as round_to(..., i) would). Rows on every core.
@@ -99,7 +99,7 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     std::string where;
     auto network_stats = error_stats_on(lc.backend, std::span(&network, 1), c.layer.output, where, out.backend_note);
     if (!network_stats)
-      return Error{"layer " + std::to_string(l) + ": " + network_stats.error(), /*environment=*/true};
+      return Error{"layer " + std::to_string(l) + ": " + network_stats.error(), network_stats.environment_failure()};
     lr.network = network_stats->front();
     lr.own = layer->total.stats;
     lr.own_arithmetic = layer->arithmetic.stats;

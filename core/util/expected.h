@@ -51,16 +51,18 @@ class Expected {
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(Error error) : error_(std::move(error.message)), failed_(true) {}
+  Status(Error error) : error_(std::move(error.message)), failed_(true), environment_(error.environment) {}
 
   bool ok() const { return !failed_; }
   explicit operator bool() const { return ok(); }
   // The message; "" when ok.
   const std::string& error() const { return error_; }
+  bool environment_failure() const { return failed_ && environment_; }
 
  private:
   std::string error_;
   bool failed_ = false;
+  bool environment_ = false;
 };
 
 }  // namespace pl
