@@ -25,7 +25,8 @@ Expected<std::string> new_export_file(const std::string& what, const std::string
 // a failure, an exception or a second Ctrl-C (scratch_paths.h) leaves no empty file behind.
 template <typename Write>
 Status fill_export_file(const std::string& path, Write&& write) {
-  // (Noted until it is filled: a signal that ends the process removes it too.)
+  // (Noted until its file is renamed onto it, which takes it back: a signal that ends the process
+  // before then removes it too.)
   const ScratchPath placeholder(path);
   struct RemoveUnlessKept {
     const std::string& path;

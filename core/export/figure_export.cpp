@@ -860,9 +860,9 @@ std::string figure_csv(const Figure& f) {
   std::string out;
   if (f.heatmap) {
     const Heatmap& h = *f.heatmap;
-    const std::vector<double>& values = h.exported_values.empty() ? h.values : h.exported_values;
+    const std::vector<double>& values = h.csv_values.empty() ? h.values : h.csv_values;
     out = "# " + f.title + ": " + h.colorbar_label + ", row-major " + std::to_string(h.rows) + " x " +
-          std::to_string(h.cols) + (h.exported_note.empty() ? "" : "; " + h.exported_note) + "\n";
+          std::to_string(h.cols) + (h.csv_note.empty() ? "" : "; " + h.csv_note) + "\n";
     for (size_t r = 0; r < h.rows; ++r) {
       for (size_t c = 0; c < h.cols; ++c) {
         if (c) out += ',';  // appended, not (c ? "," : "") + ...: GCC 12's false -Wrestrict (bug 105329)

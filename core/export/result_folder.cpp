@@ -217,7 +217,9 @@ Status ResultFolder::commit() {
       return Error{"cannot move the previous " + dest_ + " aside: " + why};
     }
   }
-  // rename(2) also replaces an empty folder.
+  // rename(2) also replaces an empty folder: a window export's placeholder, noted as scratch, is
+  // taken back first, so that a second Ctrl-C after the rename leaves the results it has become.
+  if (!claim_scratch_path(dest_)) return Error{"interrupted: nothing was written to " + dest_};
   if (::rename(tmp_.c_str(), dest_.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     note_again();

@@ -74,7 +74,8 @@ Status write_result_folder(const std::string& dest, bool replace, Fill&& fill) {
 }
 
 // A window export: `dir` was just made for it (export_dir.h) and is empty. It ends complete, or
-// is removed: after a failure, or by a second Ctrl-C (scratch_paths.h) while it is filled.
+// is removed: after a failure, or by a second Ctrl-C (scratch_paths.h) before the results are
+// renamed onto it (the commit takes it back from the scratch paths first).
 template <typename Fill>
 Status fill_export_dir(const std::string& dir, Fill&& fill) {
   const ScratchPath placeholder(dir);

@@ -106,18 +106,21 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
     if (via && *via != c.input && *via != c.weight &&
         std::find(stored_in.begin(), stored_in.end(), *via) == stored_in.end())
       stored_in.push_back(*via);
-  // (A framework's cast to the stored dtype rounds to nearest.)
-  for (DType t : stored_in)
-    attr.annotations.push_back(vline(experiment::unit_roundoff(t, Rounding::NearestEven),
-                                     "u " + short_name(t) + " (stored in first)", palette(6)));
   // Each line once: a dtype and u already drawn (float32 inputs into a float32 sum) is not drawn
-  // again under another name.
+  // again under another name. Each in its role's colour, or the next the lines have not taken
+  // (the bars have the first four).
   std::vector<std::pair<DType, double>> drawn;
+  std::vector<int> taken;
   auto line = [&](DType t, double u, const std::string& role, int colour) {
     if (std::find(drawn.begin(), drawn.end(), std::pair{t, u}) != drawn.end()) return;
     drawn.emplace_back(t, u);
-    attr.annotations.push_back(vline(u, "u " + short_name(t) + role, palette(colour)));
+    for (int k = 0; k < 4 && std::find(taken.begin(), taken.end(), colour) != taken.end(); ++k)
+      colour = 4 + (colour - 4 + 1) % 4;
+    taken.push_back(colour);
+    attr.annotations.push_back(vline(u, "u " + short_name(t) + role, palette(size_t(colour))));
   };
+  // (A framework's cast to the stored dtype rounds to nearest.)
+  for (DType t : stored_in) line(t, experiment::unit_roundoff(t, Rounding::NearestEven), " (stored in first)", 6);
   if (is_float(c.input)) line(c.input, experiment::unit_roundoff(c.input, c.cast.rounding), "", 4);
   switch (a.kind) {
     case experiment::AccumKind::Int32:
@@ -210,8 +213,7 @@ Figure ulp_figure(const MatmulResult& r, const std::string& setup) {
   if (rounding == Rounding::NearestEven || rounding == Rounding::NearestAway)
     ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
   else
-    ulp.annotations.push_back(
-        vline(1.0, "one ulp (the most a correct rounding " + rounded_how(rounding) + " is off)", palette(1)));
+    ulp.annotations.push_back(vline(1.0, "one ulp (the most a directed or stochastic rounding is off)", palette(1)));
   return ulp;
 }
 
@@ -419,12 +421,7 @@ Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string&
     if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     else zero_blocks = true;
   if (!(lo <= hi)) lo = 0, hi = 1;
-  if (zero_blocks) {  // all-zero blocks (no scale) at the bottom of the scale; NaN in the CSV
-    h.exported_values = h.values;
-    h.exported_note = "nan: a block of zeros, which has no scale";
-    for (double& v : h.values)
-      if (!std::isfinite(v)) v = lo;
-  }
+  draw_at_bottom(h, [](double v) { return !std::isfinite(v); }, lo, "nan: a block of zeros, which has no scale");
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
   if (m.row_step > 1 || m.col_step > 1)

@@ -34,6 +34,14 @@ Color palette(size_t i) {
   return hex(kColors[i % kColors.size()]);
 }
 
+void draw_at_bottom(Heatmap& h, bool (*has_no_place)(double), double bottom, const std::string& note) {
+  if (std::none_of(h.values.begin(), h.values.end(), has_no_place)) return;
+  h.csv_values = h.values;
+  h.csv_note = note;
+  for (double& v : h.values)
+    if (has_no_place(v)) v = bottom;
+}
+
 Color heatmap_cell_colour(const Heatmap& h, double v) {
   const double span = h.vmax > h.vmin ? h.vmax - h.vmin : 1;
   if (std::isfinite(v)) return colormap(h.map, (v - h.vmin) / span);

@@ -97,11 +97,15 @@ struct Heatmap {
   // SQNRs: viridis draws 31 dB and 33 dB alike); empty: no labels.
   std::vector<std::string> cell_labels = {};
   // What the CSV writes for each cell, where `values` draws some cells at a value they do not
-  // have (a block of zeros, which has no scale, at the bottom of the colour scale), and what those
-  // cells hold, for the CSV's comment line; empty: `values` as they are.
-  std::vector<double> exported_values = {};
-  std::string exported_note = {};
+  // have (draw_at_bottom), and what those cells hold, for the CSV's comment line; empty: `values`
+  // as they are.
+  std::vector<double> csv_values = {};
+  std::string csv_note = {};
 };
+
+// Draws the cells whose value `has_no_place` (a block of zeros, which has no scale; an SQNR of
+// -inf) at `bottom`, the colour scale's lowest, keeping what they hold for the CSV with `note`.
+void draw_at_bottom(Heatmap& h, bool (*has_no_place)(double), double bottom, const std::string& note);
 
 // A cell's colour as the map draws it: its value's, white for an exact cell, grey for none.
 Color heatmap_cell_colour(const Heatmap& h, double v);

@@ -117,12 +117,9 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   // Exact cells stay +inf, which the drawers colour white, outside the colour map: at the top of
   // the scale they could not be told from the best lossy candidate (43 dB would look exact). Ruined
   // ones (no finite SQNR left) go to the bottom.
-  if (std::any_of(h.values.begin(), h.values.end(), [](double v) { return std::isinf(v) && v < 0; })) {
-    h.exported_values = h.values;  // (the CSV keeps -inf)
-    h.exported_note = "-inf: an error where the tensors hold only zeros (drawn at the bottom)";
-    for (double& v : h.values)
-      if (std::isinf(v) && v < 0) v = lo;
-  }
+  draw_at_bottom(
+      h, [](double v) { return std::isinf(v) && v < 0; }, lo,
+      "-inf: the candidate's copy holds Inf or NaN, or errs where the tensors hold only zeros (drawn at the bottom)");
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
   // The rows are layers (and the tensors outside them): each cell is its row's tensors together,

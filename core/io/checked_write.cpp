@@ -90,6 +90,12 @@ Status write_file_atomic(const std::string& path, std::string_view bytes) {
     ::unlink(tmp.c_str());
     return written;
   }
+  // (A placeholder noted as scratch at `path` is taken back first: a second Ctrl-C after the
+  // rename must not remove the file it has become.)
+  if (!claim_scratch_path(path)) {
+    ::unlink(tmp.c_str());
+    return Error{"interrupted: nothing was written to " + path};
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = reason("write", path);
     ::unlink(tmp.c_str());

@@ -13,8 +13,9 @@ namespace pl {
 namespace {
 
 // A slot's life: Free -> Filling (its path being copied) -> Held -> Free (released), or Held ->
-// Removing (taken by remove_scratch_paths) -> Removed -> Free (released by its owner).
-enum State : int { Free, Filling, Held, Removing, Removed };
+// Removing (taken by remove_scratch_paths) -> Removed -> Free (released by its owner), or Held ->
+// Claimed (claim_scratch_path: its path is being renamed onto) -> Free (released by its owner).
+enum State : int { Free, Filling, Held, Removing, Removed, Claimed };
 
 struct Slot {
   std::atomic<int> state{Free};
@@ -95,7 +96,7 @@ ScratchPath& ScratchPath::operator=(ScratchPath&& o) noexcept {
 void ScratchPath::release() {
   if (slot_ < 0) return;
   // (Removing: a signal handler on another thread has it, and the process is ending.)
-  for (int was : {Held, Removed})
+  for (int was : {Held, Removed, Claimed})
     if (g_slots[slot_].state.compare_exchange_strong(was, Free)) break;
   slot_ = -1;
 }
@@ -107,6 +108,16 @@ bool ScratchPath::claim() {
   if (!ours) release();
   slot_ = -1;
   return ours;
+}
+
+bool claim_scratch_path(const std::string& path) {
+  for (Slot& s : g_slots) {
+    int held = Held;
+    if (s.state.load() != Held || path != s.path) continue;  // (a Held slot's path is written)
+    if (s.state.compare_exchange_strong(held, Claimed)) continue;
+    if (held == Removing || held == Removed) return false;
+  }
+  return true;
 }
 
 void remove_scratch_paths() {

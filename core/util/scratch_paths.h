@@ -31,6 +31,12 @@ class ScratchPath {
   int slot_ = -1;
 };
 
+// Takes `path` back from the scratch paths before something is renamed onto it (a window export's
+// placeholder, replaced by its file or folder): a second Ctrl-C then leaves it. False when a
+// signal handler already has it (the rename must not happen: the process is ending). True when
+// no scratch path is `path`. Its owner still releases it.
+bool claim_scratch_path(const std::string& path);
+
 // Removes every scratch path held now, each once: its owner still releases it. Async-signal-safe
 // (system calls only, no allocation), for a signal handler about to end the process.
 void remove_scratch_paths();

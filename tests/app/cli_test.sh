@@ -597,6 +597,18 @@ check scan-all-nan-said 0 'note: 1 tensor holds Inf or NaN elements, left out of
   "$PL" scan "$TMP/all-nan.safetensors" --candidates float8_e4m3fn:per-tensor,int8:per-channel
 check scan-all-nan-not-exact 0 '^a\.weight +- +- *$' -- \
   "$PL" scan "$TMP/all-nan.safetensors" --candidates float8_e4m3fn:per-tensor,int8:per-channel
+# Bug: a candidate whose copy overflows to NaN (1e6 in float8_e4m3fn, unscaled) has an SQNR of
+# -inf, which the heat map draws at the bottom of its scale: its CSV wrote that bottom value, a
+# finite dB the candidate does not have.
+if needed scan-heatmap-csv-keeps-minus-inf; then
+python3 -c "
+import struct, json, sys
+h = json.dumps({'a.weight': {'dtype': 'F32', 'shape': [4, 4], 'data_offsets': [0, 64]}}).encode()
+sys.stdout.buffer.write(struct.pack('<Q', len(h)) + h + struct.pack('<16f', *([1e6] * 16)))" >"$TMP/big.safetensors"
+rm -rf "$TMP/big-scan"
+"$PL" scan "$TMP/big.safetensors" --candidates bfloat16,float8_e4m3fn --out "$TMP/big-scan" >/dev/null 2>&1
+fi
+check scan-heatmap-csv-keeps-minus-inf 0 '^[0-9.]+,-inf$' -- cat "$TMP/big-scan/sqnr-heatmap.csv"
 check scan-pin 0 'lm_head.weight +bfloat16 ' -- "$PL" scan "$CKPT" --budget 6 --pin lm_head.weight=bf16
 check scan-threads 0 'plan within 6 bits/param: 5\.996 bits/param' -- "$PL" scan "$CKPT" --budget 6 --threads 1
 check scan-budget-too-small 2 'a budget of 3 bits per parameter is below the cheapest plan.s 4\.25' -- "$PL" scan "$CKPT" --budget 3

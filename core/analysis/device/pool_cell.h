@@ -13,12 +13,13 @@ struct PoolShape {
   size_t block_rows = 1, block_cols = 1, rows = 0, cols = 0;
 };
 
-// One element x of a cell's block taken into the cell's value v: |v| >= |x| fails for a NaN on
-// either side, so a NaN is taken, and replaced by the next element; of equal magnitudes the
-// first stays.
+// One element x of a cell's block taken into the cell's value v: the larger magnitude, the first
+// of equal ones; a NaN is taken and kept, so that a block holding a NaN output shows it (grey, as
+// the figure's subtitle says), however many finite elements follow it.
 PL_HD inline void pool_into(double& v, double x) {
+  if (v != v) return;
   const double mv = v < 0 ? -v : v, mx = x < 0 ? -x : x;
-  if (!(mv >= mx)) v = x;
+  if (x != x || !(mv >= mx)) v = x;
 }
 
 // One cell: its block of a - b (rows x cols arrays), visited row by row -- the GPU's kernel

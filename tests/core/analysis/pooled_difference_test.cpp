@@ -1,7 +1,6 @@
 // The heat map's pooling (core/analysis/pooled_difference.h): each cell keeps the element of
 // largest |a - b| of its block, visited row by row -- the first of equal magnitudes, and a NaN
-// only until the next element -- as the loop the figure code ran before the pooling moved into
-// the run (and onto the GPU, which calls the same cell function).
+// once one is met -- on the CPU's sweep and in the GPU's cell function alike.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -25,7 +24,8 @@ std::vector<double> plain_pooling(const std::vector<double>& a, const std::vecto
     for (size_t c = 0; c < cols; ++c) {
       double& cell = h[(r / br) * hc + c / bc];
       const double x = a[r * cols + c] - b[r * cols + c];
-      if (!(std::fabs(cell) >= std::fabs(x))) cell = x;
+      if (std::isnan(cell)) continue;
+      if (std::isnan(x) || std::fabs(x) > std::fabs(cell)) cell = x;
     }
   return h;
 }
@@ -58,6 +58,21 @@ TEST(PooledDifference, IsThePlainLoopForEveryShapeTiesAndNaNs) {
       }
     }
   }
+}
+
+// Bug: a NaN output was kept only until the next element of its block, so a pooled heat map
+// (m or n past 512) showed a block of 1024 NaN outputs as finite cells, under a subtitle that
+// said the NaN outputs were grey.
+TEST(PooledDifference, ABlockWithANaNShowsTheNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const size_t rows = 4, cols = 4;
+  std::vector<double> a(rows * cols, 1.0), b(rows * cols, 0.0);
+  a[0] = nan;  // the first element of the first 2x2 block; the rest of the block follows it
+  const PooledDifference got = pooled_difference(a, b, rows, cols, 2);
+  ASSERT_EQ(got.values.size(), 4u);
+  EXPECT_TRUE(std::isnan(got.values[0]));
+  EXPECT_TRUE(std::isnan(pooled_cell(a.data(), b.data(), rows, cols, pool_shape(rows, cols, 2), 0)));
+  EXPECT_EQ(got.values[1], 1.0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/export/export_dir.h"
 #include "core/export/result_folder.h"
+#include "core/io/checked_write.h"
 #include "core/util/scratch_paths.h"
 
 namespace pl::exporting {
@@ -93,6 +94,35 @@ TEST(ExportDir, ASecondCtrlCWhileAnExportIsWrittenLeavesNoPlaceholder) {
     return Status(Error{"interrupted"});
   });
   EXPECT_TRUE(std::filesystem::is_empty(root));
+  std::filesystem::remove_all(root);
+}
+
+// The placeholder stays noted until its fill returns; the rename onto it takes it back first, so
+// that a second Ctrl-C after the rename leaves the export it has become (the handler would
+// otherwise remove a complete file or folder).
+TEST(ExportDir, ASecondCtrlCAfterTheRenameLeavesTheExport) {
+  const auto root = std::filesystem::temp_directory_path() / "pl_export_claim_test";
+  std::filesystem::remove_all(root);
+  auto file = new_export_file("window", "png", root.string());
+  ASSERT_TRUE(file) << file.error();
+  EXPECT_TRUE(fill_export_file(*file, [&] {
+                Status written = io::write_file_atomic(*file, "png");
+                remove_scratch_paths();  // (a second Ctrl-C just after the rename)
+                return written;
+              }).ok());
+  EXPECT_EQ(std::filesystem::file_size(*file), 3u);
+  auto dir = new_export_dir("figures", root.string());
+  ASSERT_TRUE(dir) << dir.error();
+  {
+    const ScratchPath placeholder(*dir);  // (as fill_export_dir notes it)
+    auto begun = ResultFolder::begin(*dir, false);
+    ASSERT_TRUE(begun) << begun.error();
+    ResultFolder folder = std::move(begun).value();
+    ASSERT_TRUE(io::write_file(folder.path() + "/result.json", "{}").ok());
+    ASSERT_TRUE(folder.commit().ok());
+    remove_scratch_paths();
+  }
+  EXPECT_TRUE(std::filesystem::exists(*dir + "/result.json"));
   std::filesystem::remove_all(root);
 }
 

@@ -56,9 +56,17 @@ experiment::MatmulConfig small(DType input, const std::string& accumulate) {
 // (accumulator)" for float16 chunks summed into float32, whose sums are made in float16, and for
 // an int32 sum, which is exact; and "u i8" (0.5) for int8 inputs, which have no unit roundoff.
 TEST(FigureTexts, TheAttributionMarksTheAccumulatorTheModelAddsIn) {
-  const Figure chunked = matmul_figures(run(small(DType::bfloat16, "f16:chunked:128"))).front();
+  experiment::MatmulConfig chunks = small(DType::bfloat16, "f16:chunked:128");
+  chunks.input_via = DType::float8_e5m2;  // (its data stored in float8 first: a line of its own)
+  const Figure chunked = matmul_figures(run(chunks)).front();
   EXPECT_EQ(line_at(chunked, "u f16 (accumulator, within chunks)"), std::ldexp(1.0, -11));
   EXPECT_EQ(line_at(chunked, "u f32 (the chunks' sums)"), std::ldexp(1.0, -24));
+  // Each line in a colour of its own (the chunks' sums took the stored-in line's grey).
+  for (size_t i = 0; i < chunked.annotations.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const Color a = chunked.annotations[i].color, b = chunked.annotations[j].color;
+      EXPECT_FALSE(a.r == b.r && a.g == b.g && a.b == b.b) << chunked.annotations[i].label;
+    }
   experiment::MatmulConfig ints = small(DType::int8, "i32");
   ints.input_scaling.kind = ints.weight_scaling.kind = experiment::ScalingKind::PerChannel;
   const Figure int32 = matmul_figures(run(ints)).front();
@@ -75,8 +83,7 @@ TEST(FigureTexts, UnitRoundoffsAndUlpLinesFollowTheRounding) {
   const auto figures = matmul_figures(run(c));
   EXPECT_EQ(line_at(figures.front(), "u f16"), std::ldexp(1.0, -10));
   EXPECT_EQ(line_at(figures.front(), "u f32 (output)"), std::ldexp(1.0, -23));
-  EXPECT_EQ(line_at(named(figures, "ulp-error"), "one ulp (the most a correct rounding toward zero (truncate) is off)"),
-            1.0);
+  EXPECT_EQ(line_at(named(figures, "ulp-error"), "one ulp (the most a directed or stochastic rounding is off)"), 1.0);
   experiment::RoundtripConfig rt;
   rt.rows = 8, rt.cols = 64;
   rt.dtype = DType::float16;
