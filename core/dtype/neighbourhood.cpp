@@ -239,13 +239,14 @@ std::string endpoint_exact(long double v) {
   return s;
 }
 
-// Appended: GCC 12 warns, falsely, of an overlap in the chain of + (bug 105329).
 std::string no_interval_text(const FloatFormat& f, const Neighbourhood& n) {
   if (n.interval) return "";
-  if (!std::isfinite(n.x)) return shortest_double(n.x) + " is not a finite number";
-  return shortest_double(n.x) + " rounds to " + shortest_double(decode(f, n.rounded.code));
+  std::string text = shortest_double(n.x);  // (appended: GCC 12's false -Wrestrict, bug 105329)
+  if (!std::isfinite(n.x)) return text.append(" is not a finite number");
+  return text.append(" rounds to ").append(shortest_double(decode(f, n.rounded.code)));
 }
 
+// Appended: GCC 12 warns, falsely, of an overlap in the chain of + (bug 105329).
 std::string interval_text(const RoundingInterval& r, int significant_digits, std::optional<double> value) {
   // A shortened end is rounded toward the inside (the lower up, the upper down), so that every x
   // the text encloses rounds to the value: to nearest, float32's 1e-40 interval, whose upper end

@@ -260,9 +260,6 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
   EXPECT_EQ(int4_bias[0].outcome.message, "\"copy_\" not implemented for 'Int4'");
 }
 
-// Module.to and Module.float convert a module's floating-point parameters only and never touch an
-// integer or bool one, so its cast cannot raise; a Python scalar, a bias's own .to() and an
-// elementwise op's w are no module's parameters. Every outcome here is PyTorch 2.15's, run.
 // Which ops' weights are a module's is one list in the engine table: every PyTorch engine has
 // the layers' forwards (and only those), and an array library has none.
 TEST(PromotionFixes, TheLayerOpsAreTheEngineTables) {
@@ -276,6 +273,9 @@ TEST(PromotionFixes, TheLayerOpsAreTheEngineTables) {
   }
 }
 
+// Module.to and Module.float convert a module's floating-point parameters only and never touch an
+// integer or bool one, so its cast cannot raise; a Python scalar, a bias's own .to() and an
+// elementwise op's w are no module's parameters. Every outcome here is PyTorch 2.15's, run.
 TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   const Engine* e = find_engine("torch");
   ASSERT_NE(e, nullptr);

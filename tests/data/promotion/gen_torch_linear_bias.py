@@ -5,7 +5,8 @@ recorded from the real library for core/promote/torch_engine's linear rule.
 The promotion tables (gen_torch.py) call F.linear on a 2-D input, where it calls addmm, which
 does not promote the bias: float32 x and w with a float16 bias raise. On an input of more
 dimensions PyTorch flattens the input into addmm only when it can (a contiguous input; 1.13
-only a 3-D one); otherwise it computes matmul and then adds the bias, which promotes it. This
+only a 3-D one); otherwise it computes matmul and then adds the bias in place (add_), which
+keeps the product's float32 for a real bias of any dtype and raises for a complex one. This
 records, for float32 x and w and each bias dtype below, what F.linear returns or raises for a
 contiguous and a non-contiguous (transposed) input of 2, 3 and 4 dimensions.
 

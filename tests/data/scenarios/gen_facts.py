@@ -19,6 +19,7 @@ Timed facts (marked MEASURED) describe the machine that recorded them, named in 
 does not rerun them (tests never assert timings).
 """
 import functools
+import itertools
 import os
 import json
 import math
@@ -417,12 +418,24 @@ def _():
 @fact("08-bfloat16-running-sum", "torch-bf16-sum")
 def _():
     # 1000 ones alone cannot tell a float32 accumulator from a pairwise sum in bfloat16 (exact
-    # too): 1 + 3 * 2^-9 can. In bfloat16, pairwise or in order, each 2^-9 or 2^-8 added to 1 is
-    # half an ulp or less and rounds back to 1; a float32 sum is 1.005859375, rounded once to
-    # bfloat16's 1.0078125.
+    # too): 1 + 2^-8 + 2^-20 + 2^-20 can. Added in bfloat16 in any order and grouping, every
+    # partial sum keeps 8 significant bits: each 2^-20 is lost, and 1 + 2^-8 is a tie that goes
+    # to 1 (checked below over every order). In float32 the sum is 1 + 2^-8 + 2^-19, past the
+    # tie, and rounds once to bfloat16's 1.0078125.
     ones = int(torch.ones(1000, dtype=torch.bfloat16).sum().item())
-    small = torch.tensor([1.0] + [2.0 ** -9] * 3, dtype=torch.bfloat16).sum().item()
-    return f"{ones}; 1 + 3 * 2^-9 gives {small!r}"
+    terms = [1.0, 2.0 ** -8, 2.0 ** -20, 2.0 ** -20]
+    small = torch.tensor(terms, dtype=torch.bfloat16).sum().item()
+
+    def in_bfloat16(xs):  # every grouping of xs in order, each addition rounded to bfloat16
+        if len(xs) == 1:
+            yield xs[0]
+            return
+        for i in range(1, len(xs)):
+            for a in in_bfloat16(xs[:i]):
+                for b in in_bfloat16(xs[i:]):
+                    yield float(ml_dtypes.bfloat16(a + b))
+    sums = {s for order in itertools.permutations(terms) for s in in_bfloat16(list(order))}
+    return f"{ones}; 1 + 2^-8 + 2 * 2^-20 gives {small!r} (in bfloat16, in any order: {sorted(sums)})"
 
 
 @fact("08-bfloat16-running-sum", "numpy-bf16-sum")
