@@ -215,7 +215,10 @@ Runner add_cast(CLI::App& app) {
   auto* rounding = add_rounding_option(app, &a->rounding, "the rounding of the cast");
   auto* sat = app.add_flag("--saturate", a->saturate, "Clamp overflow (and Inf) to max finite");
   auto* no_sat =
-      app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf (fp6/fp4 and :finite formats have neither and still clamp)")->excludes(sat);
+      app.add_flag("--no-saturate", a->no_saturate,
+                   "Overflow to Inf, or NaN where there is no Inf (fp6/fp4 and :finite formats have neither and "
+                   "still clamp)")
+          ->excludes(sat);
   a->seed_option = app.add_option("--seed", a->seed, "Seed of the stochastic-rounding stream");
   auto* path = add_cast_path_option(
       app, &a->path,

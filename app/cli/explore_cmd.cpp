@@ -142,7 +142,10 @@ Runner add_explore(CLI::App& app) {
                  "or a custom eXmY[bBIAS][:ieee|fn|fnuz|finite]");
   add_rounding_option(app, &a->rounding, "the rounding whose interval is shown");
   auto* sat = app.add_flag("--saturate", a->saturate, "Overflow clamps to max finite");
-  app.add_flag("--no-saturate", a->no_saturate, "Overflow to Inf, or NaN where there is no Inf (fp6/fp4 and :finite formats have neither and still clamp)")->excludes(sat);
+  app.add_flag("--no-saturate", a->no_saturate,
+               "Overflow to Inf, or NaN where there is no Inf (fp6/fp4 and :finite formats have neither and "
+               "still clamp)")
+      ->excludes(sat);
   app.add_option("--radius", a->radius, "Representable values each side on the number line (0-64)")
       ->check(CLI::Range(0, 64));
   app.add_flag("--json", a->json, "One JSON object per format");

@@ -76,10 +76,12 @@ Runner add_mlp(CLI::App& app) {
       "--input-dtype", a->input,
       "dtype the activations are fed in: a table name or a custom format eXmY[bB][:fn|:fnuz|:finite] (e5m7)");
   app.add_option("--weight-dtype", a->weight, "dtype of the weights");
-  app.add_option("--bias-dtype", a->bias, "dtype of the biases (default: the weight dtype; float32 beside integer weights)");
+  app.add_option("--bias-dtype", a->bias,
+                 "dtype of the biases (default: the weight dtype; float32 beside integer weights)");
   app.add_option("--accumulate", a->accumulate, "accumulation model, as for matmul");
   app.add_option("--output-dtype", a->output, "dtype of each layer's output");
-  add_rounding_option(app, &a->rounding, "rounding of every layer's inputs and outputs (integer ones: to nearest, ties to even)");
+  add_rounding_option(app, &a->rounding,
+                      "rounding of every layer's inputs and outputs (integer ones: to nearest, ties to even)");
   app.add_option("--input-scaling", a->input_scaling, "recipe for the activations");
   app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
   app.add_option("--data", a->data, "distribution of the input");

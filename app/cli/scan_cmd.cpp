@@ -135,7 +135,8 @@ Runner add_scan(CLI::App& app) {
   scan_only.push_back(app.add_option("--activation-format", a->activation_format,
                                      "with --activations: the inputs in this candidate too, for W8A8-style pairs "
                                      "(int8:per-channel is a scale per row: per token)"));
-  scan_only.push_back(add_rounding_option(app, &a->rounding, "the rounding of the elements (integer candidates: to nearest, ties to even)"));
+  scan_only.push_back(add_rounding_option(
+      app, &a->rounding, "the rounding of the elements (integer candidates: to nearest, ties to even)"));
   scan_only.push_back(app.add_option("--seed", a->seed,
                                      "with --rounding stochastic: the stream's seed (element i of a tensor draws "
                                      "draw i, as the cast experiment of that tensor would)"));

@@ -176,9 +176,9 @@ struct Workers {
               "): the CPU did";
       auto on_cpu = step(*cpu);
       if (!on_cpu && on_cpu.error() != "cancelled")
-        return Error{device.backend->name() + " could not " + what + " (" + r.error() + "), nor the CPU: " +
-                         on_cpu.error(),
-                     /*environment=*/true};
+        return Error{
+            device.backend->name() + " could not " + what + " (" + r.error() + "), nor the CPU: " + on_cpu.error(),
+            /*environment=*/true};
       return on_cpu;
     }
     return step(*cpu);

@@ -74,7 +74,8 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     const Held layer_ref = reference_product(lc.backend, {batch, width, width}, h_ref, w, false, cancel).values;
     if (!layer_ref) return Error{"cancelled"};
     auto ref_values = take_values(layer_ref);  // (a copy: the cache keeps the reference)
-    if (!ref_values) return Error{"layer " + std::to_string(l) + ": " + ref_values.error(), ref_values.environment_failure()};
+    if (!ref_values)
+      return Error{"layer " + std::to_string(l) + ": " + ref_values.error(), ref_values.environment_failure()};
     std::vector<double> next_ref = std::move(ref_values).value();
     auto layer_result = layer->result->host();
     if (!layer_result)

@@ -55,8 +55,8 @@ Expected<std::vector<ErrorStats>> error_stats_on(BackendChoice backend, std::spa
       // (The CPU reads the device's arrays back: when it cannot, the device is lost with them.)
       auto on_cpu = make_cpu_backend()->error_stats_held(comparisons, output, 0);
       if (!on_cpu)
-        return Error{device.name() + " could not make the error statistics (" + stats.error() + "), nor the CPU: " +
-                         on_cpu.error(),
+        return Error{device.name() + " could not make the error statistics (" + stats.error() +
+                         "), nor the CPU: " + on_cpu.error(),
                      /*environment=*/true};
       return on_cpu;
     }

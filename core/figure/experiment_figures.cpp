@@ -212,8 +212,7 @@ Figure ulp_figure(const MatmulResult& r, const std::string& setup) {
   const Rounding rounding = r.config.cast.rounding;
   if (rounding == Rounding::NearestEven || rounding == Rounding::NearestAway)
     ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
-  else
-    ulp.annotations.push_back(vline(1.0, "one ulp (the most a directed or stochastic rounding is off)", palette(1)));
+  else ulp.annotations.push_back(vline(1.0, "one ulp (the most a directed or stochastic rounding is off)", palette(1)));
   return ulp;
 }
 
@@ -421,7 +420,8 @@ Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string&
     if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     else zero_blocks = true;
   if (!(lo <= hi)) lo = 0, hi = 1;
-  draw_at_bottom(h, [](double v) { return !std::isfinite(v); }, lo, "nan: a block of zeros, which has no scale");
+  draw_at_bottom(
+      h, [](double v) { return !std::isfinite(v); }, lo, "nan: a block of zeros, which has no scale");
   h.vmin = std::floor(lo), h.vmax = std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1;
   f.heatmap = std::move(h);
   if (m.row_step > 1 || m.col_step > 1)
@@ -456,8 +456,8 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   const std::string setup = std::to_string(c.rows) + " x " + std::to_string(c.cols) + " values of " +
                             (r.input_file.empty() ? experiment::describe(c.data) : r.input_file) + " into " +
                             std::string(name(c.dtype)) + ", " + (scaling == "none" ? "unscaled" : scaling + " scaled") +
-                            ", rounded " + rounding_text(c) + ": " + std::to_string(r.saturated) +
-                            " out of range (" + r.out_of_range + "), " + std::to_string(r.flushed) + " rounded to zero";
+                            ", rounded " + rounding_text(c) + ": " + std::to_string(r.saturated) + " out of range (" +
+                            r.out_of_range + "), " + std::to_string(r.flushed) + " rounded to zero";
   Figure err;
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";

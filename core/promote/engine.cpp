@@ -153,9 +153,8 @@ std::string numpy1_spell(DType t) { return t == DType::bool_ ? "np.bool_" : nump
 
 const std::vector<Engine>& registry() {
   static const std::vector<Engine> engines = [] {
-    const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(torch::op_name, torch::op_is_elementwise,
-                                                                torch::op_takes_bias, torch::op_needs_bias,
-                                                                torch::op_is_layer);
+    const auto torch_ops = op_lists<torch::Op, torch::kOpCount>(
+        torch::op_name, torch::op_is_elementwise, torch::op_takes_bias, torch::op_needs_bias, torch::op_is_layer);
     const auto numpy_ops = op_lists<numpy::Op, numpy::kOpCount>(numpy::op_name, numpy::op_is_elementwise);
     const auto jax_ops = op_lists<jax::Op, jax::kOpCount>(jax::op_name, jax::op_is_elementwise);
     const auto tf_ops = op_lists<tf::Op, tf::kOpCount>(tf::op_name, tf::op_is_elementwise);

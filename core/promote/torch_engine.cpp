@@ -392,8 +392,9 @@ const std::string kNoPromotionRule =
 // input's layout (gen_torch_linear_bias.py, torch_linear_bias.json and torch1.13_linear_bias.json).
 std::string bias_mismatch_rule(Op op, Release r) {
   if (op != Op::Linear) return "The bias must have the operands' dtype too: addmm does not promote it.";
-  return std::string("F.linear on a 2-D input calls addmm, which does not promote the bias: it must have the "
-                     "operands' dtype too. ") +
+  return std::string(
+             "F.linear on a 2-D input calls addmm, which does not promote the bias: it must have the "
+             "operands' dtype too. ") +
          (is_1_13(r) ? "A contiguous 3-D input does the same; any other of 3 or more dimensions"
                      : "Any contiguous input does the same; a non-contiguous one of 3 or more dimensions") +
          " goes through matmul and an in-place add, which keeps the product's dtype (a complex bias then raises).";

@@ -38,7 +38,8 @@ TEST(E8m0Casts, EveryDifferenceFromTheLibrariesIsANamedOne) {
     const bool torch_sign_or_zero = library == "torch 2.15.0" && !std::isnan(x) && std::isfinite(x) && ours == 0xff &&
                                     (x == 0 ? theirs == 0 : theirs == encode_f32(e8m0, -x, CastOptions{}).code);
     if (subnormal_up) {
-      EXPECT_TRUE(library == "ml_dtypes 0.6.0" || library == "torch 2.15.0") << "ours " << ours << ", theirs " << theirs;
+      EXPECT_TRUE(library == "ml_dtypes 0.6.0" || library == "torch 2.15.0")
+          << "ours " << ours << ", theirs " << theirs;
     } else {
       EXPECT_TRUE(torch_sign_or_zero) << "ours " << ours << ", theirs " << theirs;
     }

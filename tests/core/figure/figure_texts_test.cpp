@@ -159,8 +159,13 @@ TEST(FigureTexts, TheSpeedUpCsvHasNoSpeedUpOfZero) {
   r.config.baseline = DType::float32;
   r.config.datasheet = "H100 SXM5";
   for (DType t : {DType::float32, DType::float16, DType::int8}) {
-    r.rows.push_back({.dtype = t, .method = "", .emulated = false, .seconds = {1, 1, 1}, .median_seconds = 1,
-                      .gflops = 1, .speedup = 2});
+    r.rows.push_back({.dtype = t,
+                      .method = "",
+                      .emulated = false,
+                      .seconds = {1, 1, 1},
+                      .median_seconds = 1,
+                      .gflops = 1,
+                      .speedup = 2});
     experiment::DatasheetRow d;
     d.dtype = t, d.supported = t != DType::int8, d.speedup = 4;
     r.datasheet.push_back(d);

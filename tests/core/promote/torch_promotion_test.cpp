@@ -264,9 +264,9 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
 // the layers' forwards (and only those), and an array library has none.
 TEST(PromotionFixes, TheLayerOpsAreTheEngineTables) {
   for (const Engine& e : engines()) {
-    const std::vector<std::string_view> expected =
-        e.framework == "torch" ? std::vector<std::string_view>{"linear", "conv1d", "conv2d"}
-                               : std::vector<std::string_view>{};
+    const std::vector<std::string_view> expected = e.framework == "torch"
+                                                       ? std::vector<std::string_view>{"linear", "conv1d", "conv2d"}
+                                                       : std::vector<std::string_view>{};
     EXPECT_EQ(e.layer_ops, expected) << e.id;
     for (std::string_view op : e.layer_ops)
       EXPECT_NE(std::find(e.ops.begin(), e.ops.end(), op), e.ops.end()) << e.id << " " << op;
