@@ -220,8 +220,7 @@ double dot(std::span<const double> a, std::span<const double> b, const Accumulat
 }
 
 double unit_roundoff(DType t, Rounding r) {
-  const bool nearest = r == Rounding::NearestEven || r == Rounding::NearestAway;
-  return std::ldexp(1.0, (nearest ? 0 : 1) - info(t).format.precision());
+  return std::ldexp(1.0, (to_nearest(r) ? 0 : 1) - info(t).format.precision());
 }
 
 namespace {

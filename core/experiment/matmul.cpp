@@ -172,13 +172,11 @@ struct Workers {
       std::lock_guard lock(*device.mutex);
       auto r = step(*device.backend);
       if (r || r.error() == "cancelled") return r;
-      note += (note.empty() ? "" : "; ") + device.backend->name() + " could not " + what + " (" + r.error() +
-              "): the CPU did";
+      const std::string failed = device.backend->name() + " could not " + what + " (" + r.error() + ")";
+      note += (note.empty() ? "" : "; ") + failed + ": the CPU did";
       auto on_cpu = step(*cpu);
       if (!on_cpu && on_cpu.error() != "cancelled")
-        return Error{
-            device.backend->name() + " could not " + what + " (" + r.error() + "), nor the CPU: " + on_cpu.error(),
-            /*environment=*/true};
+        return Error{failed + ", nor the CPU: " + on_cpu.error(), /*environment=*/true};
       return on_cpu;
     }
     return step(*cpu);

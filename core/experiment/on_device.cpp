@@ -51,13 +51,11 @@ Expected<std::vector<ErrorStats>> error_stats_on(BackendChoice backend, std::spa
         where = device.name() + " (" + device.device_info().name + ")";
         return stats;
       }
-      add_note(note, device.name() + " could not make the error statistics (" + stats.error() + "): the CPU made them");
+      const std::string failed = device.name() + " could not make the error statistics (" + stats.error() + ")";
+      add_note(note, failed + ": the CPU made them");
       // (The CPU reads the device's arrays back: when it cannot, the device is lost with them.)
       auto on_cpu = make_cpu_backend()->error_stats_held(comparisons, output, 0);
-      if (!on_cpu)
-        return Error{device.name() + " could not make the error statistics (" + stats.error() +
-                         "), nor the CPU: " + on_cpu.error(),
-                     /*environment=*/true};
+      if (!on_cpu) return Error{failed + ", nor the CPU: " + on_cpu.error(), /*environment=*/true};
       return on_cpu;
     }
   return make_cpu_backend()->error_stats_held(comparisons, output, 0);

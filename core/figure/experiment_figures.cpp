@@ -209,8 +209,7 @@ Figure ulp_figure(const MatmulResult& r, const std::string& setup) {
   }
   // A correct rounding to nearest is off by half an ulp at most; a directed or stochastic one by
   // up to a whole ulp.
-  const Rounding rounding = r.config.cast.rounding;
-  if (rounding == Rounding::NearestEven || rounding == Rounding::NearestAway)
+  if (to_nearest(r.config.cast.rounding))
     ulp.annotations.push_back(vline(0.5, "half an ulp (correct rounding)", palette(1)));
   else ulp.annotations.push_back(vline(1.0, "one ulp (the most a directed or stochastic rounding is off)", palette(1)));
   return ulp;
@@ -432,10 +431,6 @@ Figure scale_map_figure(const experiment::RoundtripResult& r, const std::string&
   f.y.label = "row (" + std::to_string(m.tensor_rows) + ")";
   return f;
 }
-
-}  // namespace
-
-namespace {
 
 // How a round trip's elements were rounded: an integer dtype's always to nearest, ties to even
 // (scaling.cpp's round_integers), whatever rounding the config names for float dtypes.

@@ -19,6 +19,8 @@ enum class Rounding : uint8_t {
   Stochastic,   // round up with probability (x - lower) / (upper - lower); see stochastic.h
 };
 inline constexpr int kRoundingCount = 6;
+// Off by at most half an ulp (rne, rna); the directed and stochastic roundings by up to a whole one.
+PL_HD constexpr bool to_nearest(Rounding r) { return r == Rounding::NearestEven || r == Rounding::NearestAway; }
 
 enum class Overflow : uint8_t {
   FormatDefault,  // what the format does: IEEE -> Inf, fn/fnuz/e8m0 -> NaN, fp6/fp4 -> saturate

@@ -268,8 +268,7 @@ PL_HD inline float roundtrip_f32_e8m0(float x, const RoundtripF32Params& p, uint
   const int k = normal ? int(a >> 23) - 127 : -127;
   const uint32_t frac32 = normal ? (a & 0x7FFFFFu) << 9 : select_bits(a >= 0x00400000u, (a & 0x3FFFFFu) << 10, 0u);
   bool up;  // (x > 0 here: the results for the rest are selected below)
-  if constexpr (R == Rounding::NearestEven || R == Rounding::NearestAway)
-    up = frac32 >= 0x80000000u;  // a tie too: NearestEven's kept significand 1 is odd
+  if constexpr (to_nearest(R)) up = frac32 >= 0x80000000u;  // a tie too: NearestEven's kept significand 1 is odd
   else if constexpr (R == Rounding::Up) up = frac32 != 0;
   else if constexpr (R == Rounding::Stochastic)
     up = uint64_t(frac32) + stochastic_bits(p.seed, index) >= (uint64_t{1} << 32);
