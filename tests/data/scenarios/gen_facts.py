@@ -510,6 +510,48 @@ def _():
     return f"{4096 * float(finfo('float16').eps) / 2:g}"
 
 
+@functools.lru_cache(maxsize=None)
+def float16_sum_errors(seed, lengths=(256, 4096), trials=32):
+    """The scenario's dot experiment redone in NumPy: float16 N(0,1) vectors, their exact products
+    summed in order with every addition rounded to float16; per length, the largest over the trials
+    of |sum - exact| / sum |a_k b_k|."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in lengths:
+        a = rng.standard_normal((trials, k)).astype(np.float16).astype(np.float64)
+        b = rng.standard_normal((trials, k)).astype(np.float16).astype(np.float64)
+        p = a * b  # exact: two 11-bit significands
+        s = np.zeros(trials, dtype=np.float16)
+        for j in range(k):
+            s = (s.astype(np.float64) + p[:, j]).astype(np.float16)
+        exact = np.array([math.fsum(row) for row in p])
+        out.append(float(np.max(np.abs(s.astype(np.float64) - exact) / np.abs(p).sum(axis=1))))
+    return out
+
+
+SEEDS_10 = range(1, 17)
+
+
+@fact("10-matmul-error-growth", "f16-ratio-low")
+def _():
+    return min(e[1] / e[0] for e in map(float16_sum_errors, SEEDS_10))
+
+
+@fact("10-matmul-error-growth", "f16-ratio-high")
+def _():
+    return max(e[1] / e[0] for e in map(float16_sum_errors, SEEDS_10))
+
+
+@fact("10-matmul-error-growth", "f16-level-low")
+def _():
+    return min(float16_sum_errors(s)[1] for s in SEEDS_10) / 2.0 ** -11
+
+
+@fact("10-matmul-error-growth", "f16-level-high")
+def _():
+    return max(float16_sum_errors(s)[1] for s in SEEDS_10) / 2.0 ** -11
+
+
 # ---- 11: a deep float32 MLP -------------------------------------------------------------------
 @functools.lru_cache(maxsize=None)
 def mlp_activation_rms():
