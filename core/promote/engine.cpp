@@ -22,7 +22,8 @@ namespace pl::promote {
 namespace {
 
 // An engine's op names from its Op enum (numbered 0..kCount-1): every op, the ops that
-// take a bias, those that need one, and the ops where zero-dim and scalar operands are modelled.
+// take a bias, those that need one, the ops where zero-dim and scalar operands are modelled, and
+// the layers' ops (Engine::layer_ops).
 struct OpLists {
   std::vector<std::string_view> all, bias, needs_bias, kinds, layers;
 };
@@ -46,6 +47,10 @@ OpLists op_lists(std::string_view (*name)(OpT), bool (*kinds)(OpT), bool (*takes
 
 bool needs_bias(const Engine& e, std::string_view op) {
   return std::find(e.bias_needed_ops.begin(), e.bias_needed_ops.end(), op) != e.bias_needed_ops.end();
+}
+
+bool is_layer_op(const Engine& e, std::string_view op) {
+  return std::find(e.layer_ops.begin(), e.layer_ops.end(), op) != e.layer_ops.end();
 }
 
 std::string bias_needed_message(std::string_view op) {
@@ -430,7 +435,7 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   // The weight is a module's parameter in a layer's op (Engine::layer_ops); the plain products
   // (matmul, mm, bmm, addmm), the elementwise ops and .to take tensors of their own, which
   // w.float() converts whatever their dtype.
-  const bool module = std::find(engine.layer_ops.begin(), engine.layer_ops.end(), q.op) != engine.layer_ops.end();
+  const bool module = is_layer_op(engine, q.op);
   // `module_to`: the dtype the fix gives a PyTorch module (model.to(T), or model.float()'s
   // float32), whose parameters are the weight and the bias. A module converts its floating-point
   // and complex parameters only: an integer or bool weight or bias is never cast, so it stays as

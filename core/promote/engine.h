@@ -113,6 +113,8 @@ std::string unmodelled_value_message(const Engine& e, OperandKind k);
 // Whether op is one of Engine::bias_needed_ops, and why it cannot be asked without a bias.
 bool needs_bias(const Engine& e, std::string_view op);
 std::string bias_needed_message(std::string_view op);
+// Whether op is one of Engine::layer_ops: its weight is a module's parameter.
+bool is_layer_op(const Engine& e, std::string_view op);
 const Engine* find_engine(std::string_view id);  // also "pytorch", "tensorflow", "tensorflow-numpy"
 std::string engine_names();                      // "torch, numpy, numpy1" (the ids, for messages)
 

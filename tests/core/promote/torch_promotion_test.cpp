@@ -268,8 +268,11 @@ TEST(PromotionFixes, TheLayerOpsAreTheEngineTables) {
                                                        ? std::vector<std::string_view>{"linear", "conv1d", "conv2d"}
                                                        : std::vector<std::string_view>{};
     EXPECT_EQ(e.layer_ops, expected) << e.id;
-    for (std::string_view op : e.layer_ops)
+    for (std::string_view op : e.layer_ops) {
       EXPECT_NE(std::find(e.ops.begin(), e.ops.end(), op), e.ops.end()) << e.id << " " << op;
+      EXPECT_TRUE(is_layer_op(e, op)) << e.id << " " << op;
+    }
+    EXPECT_FALSE(is_layer_op(e, "matmul")) << e.id;
   }
 }
 
