@@ -221,7 +221,8 @@ def train(model, steps=400, n=256, d=16, lr=0.05, noise=0.01, seed=28):
     """Gradient descent on a linear regression, every product, sum and update rounded to the
     compute format in order (as the app's train experiment does, written again here);
     model "bfloat16:float32" keeps float32 master weights. (final loss / least-squares loss,
-    first step whose every update was lost or None)."""
+    first step whose every update was lost or None, the updates lost over all the steps: a nonzero
+    update that left its weight unchanged)."""
     compute, _, master = model.partition(":")
     master = master or compute
     rng = np.random.default_rng(seed)
@@ -234,6 +235,7 @@ def train(model, steps=400, n=256, d=16, lr=0.05, noise=0.01, seed=28):
     lr_c, scale = rc(lr), rc(2.0 / n)
     w = np.zeros(d)
     stalled = None
+    lost = 0
     for step in range(steps):
         wc = rc(w)
         acc = np.zeros(n)
@@ -246,10 +248,11 @@ def train(model, steps=400, n=256, d=16, lr=0.05, noise=0.01, seed=28):
         u = rc(lr_c * rc(acc * scale))
         new = round_to(w - u, master)
         moved = u != 0
+        lost += int(np.count_nonzero(new[moved] == w[moved]))
         if stalled is None and moved.any() and np.all(new[moved] == w[moved]):
             stalled = step
         w = new
-    return loss(w) / loss(best), stalled
+    return loss(w) / loss(best), stalled, lost
 
 
 @fact("28-training-in-low-precision", "bf16-stuck")
@@ -277,6 +280,11 @@ def _():
 @fact("28-training-in-low-precision", "f16-end")
 def _():
     return train("float16")[0]
+
+
+@fact("28-training-in-low-precision", "master-lost-updates")
+def _():
+    return str(train("bfloat16:float32")[2])
 
 
 @fact("28-training-in-low-precision", "f32-end")
@@ -308,6 +316,40 @@ def int4_uint4_raise(others):
                     continue
                 return f"{a} + {b} does not raise"
     return "raises"
+
+
+def raises_both_ways(pairs):
+    """"raises" when PyTorch's add raises for every (a, b) dtype pair, in either order."""
+    for a, b in pairs:
+        for p, q in ((a, b), (b, a)):
+            x, y = torch.zeros((2, 2), dtype=p), torch.zeros((2, 2), dtype=q)
+            try:
+                torch.add(x, y)
+            except Exception:  # noqa: BLE001 -- raising is the answer
+                continue
+            return f"{p} + {q} does not raise"
+    return "raises"
+
+
+TORCH_FLOAT8_FLOAT4 = (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz,
+                       torch.float8_e8m0fnu, torch.float4_e2m1fn_x2)
+TORCH_INTEGERS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16, torch.uint32,
+                  torch.uint64)
+
+
+@fact("04-int-float-bool-promotion", "torch-float8-float4-raise")
+def _():
+    return raises_both_ways(itertools.product(TORCH_FLOAT8_FLOAT4, TORCH_INTEGERS + (torch.bool,)))
+
+
+@fact("04-int-float-bool-promotion", "torch-bool-wide-unsigned-raise")
+def _():
+    return raises_both_ways((torch.bool, u) for u in (torch.uint16, torch.uint32, torch.uint64))
+
+
+@fact("23-int-to-float-loses-digits", "torch-float8-float4-with-integers-raise")
+def _():
+    return raises_both_ways(itertools.product(TORCH_FLOAT8_FLOAT4, TORCH_INTEGERS))
 
 
 @fact("04-int-float-bool-promotion", "torch-int4-uint4-raise")
@@ -587,6 +629,34 @@ def _():
     return mlp_activation_rms()[4]
 
 
+@functools.lru_cache(maxsize=None)
+def mlp_error_in_u():
+    """The normwise relative error of the same networks (8 seeds) run in float32 against float64,
+    after the last of their 24 layers, in units of float32's u = 2^-24."""
+    out = []
+    for seed in range(8):
+        torch.manual_seed(seed)
+        layers = [torch.nn.Linear(256, 256).double() for _ in range(24)]
+        h64 = torch.randn(32, 256, dtype=torch.float64)
+        h32 = h64.float()
+        with torch.no_grad():
+            for layer in layers:
+                h64 = torch.relu(layer(h64))
+                h32 = torch.relu(torch.nn.functional.linear(h32, layer.weight.float(), layer.bias.float()))
+        out.append(float((h32.double() - h64).norm() / h64.norm()) / 2.0 ** -24)
+    return out
+
+
+@fact("11-deep-mlp-float32", "error-after-24-low")
+def _():
+    return min(mlp_error_in_u())
+
+
+@fact("11-deep-mlp-float32", "error-after-24-high")
+def _():
+    return max(mlp_error_in_u())
+
+
 # ---- 12: the E4M3 family ----------------------------------------------------------------------
 @fact("12-which-e4m3", "fnuz-no-negative-zero")
 def _():
@@ -633,6 +703,17 @@ def _():
 @fact("13-fp8-per-tensor-vs-mx", "e4m3fn-max")
 def _():
     return f"{float(finfo('float8_e4m3fn').max):g}"
+
+
+@fact("13-fp8-per-tensor-vs-mx", "fp8-per-tensor-kept")
+def _():
+    # The scenario's data: 64 x 1024 N(0,1), 1% of the columns (10) times 100; one scale, amax / 448.
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((64, 1024))
+    x[:, rng.choice(1024, size=10, replace=False)] *= 100
+    s = np.abs(x).max() / float(finfo("float8_e4m3fn").max)
+    q = (x / s).astype(ml_dtypes.float8_e4m3fn).astype(np.float64)
+    return float(np.count_nonzero(q) / x.size)
 
 
 # ---- 14: int8 ---------------------------------------------------------------------------------
@@ -692,6 +773,48 @@ def _():
     return f"2^{int(math.log2(s))}, about {s:.0e}".replace("e-0", "e-")  # 5.96e-8: "= 6e-8" was not true
 
 
+@functools.lru_cache(maxsize=None)
+def loss_scaling_rerun(seed):
+    """The scenario's round trips redone in NumPy: 64 x 256 gradients N(0, (1e-7)^2) times 1024 and
+    times 65536, cast to float16 (nearest-even) and back; per scale, (values rounded to zero, mean
+    |q - x| / |x|)."""
+    g = np.random.default_rng(seed).standard_normal(64 * 256) * 1e-7
+    out = {}
+    for scale in (1024, 65536):
+        x = g * scale
+        q = x.astype(np.float16).astype(np.float64)
+        out[scale] = (int(np.count_nonzero(q == 0)), float(np.mean(np.abs(q - x) / np.abs(x))))
+    return out
+
+
+SEEDS_16 = range(1, 17)
+
+
+@fact("16-loss-scaling", "x1024-flushed-low")
+def _():
+    return str(min(loss_scaling_rerun(s)[1024][0] for s in SEEDS_16))
+
+
+@fact("16-loss-scaling", "x1024-flushed-high")
+def _():
+    return str(max(loss_scaling_rerun(s)[1024][0] for s in SEEDS_16))
+
+
+@fact("16-loss-scaling", "x65536-flushed")
+def _():
+    return str(max(loss_scaling_rerun(s)[65536][0] for s in SEEDS_16))
+
+
+@fact("16-loss-scaling", "x65536-error")
+def _():
+    return float(np.mean([loss_scaling_rerun(s)[65536][1] for s in SEEDS_16]))
+
+
+@fact("16-loss-scaling", "x1024-error")
+def _():
+    return float(np.mean([loss_scaling_rerun(s)[1024][1] for s in SEEDS_16]))
+
+
 # ---- 17: what CPU autocast does beyond the matrix products -------------------------------------
 @fact("17-autocast", "cpu-prelu")
 def _():
@@ -705,6 +828,24 @@ def _():
     x = torch.randn(4, 4, dtype=torch.bfloat16)
     with torch.autocast("cpu"):
         return str(torch.nn.functional.mse_loss(x, x.flip(0)).dtype).removeprefix("torch.")
+
+
+@fact("17-autocast", "cpu-conv")
+def _():
+    x, w = torch.randn(1, 2, 5, 5), torch.randn(3, 2, 3, 3)
+    with torch.autocast("cpu"):
+        return str(torch.nn.functional.conv2d(x, w).dtype).removeprefix("torch.")
+
+
+@fact("17-autocast", "float64-stays")
+def _():
+    # The products autocast lists, on float64 operands: each keeps float64.
+    a = torch.randn(2, 2, 5, 5, dtype=torch.float64)
+    m, w = torch.randn(4, 4, dtype=torch.float64), torch.randn(3, 2, 3, 3, dtype=torch.float64)
+    with torch.autocast("cpu"):
+        got = {str(t.dtype).removeprefix("torch.")
+               for t in (m @ m, torch.nn.functional.linear(m, m), torch.nn.functional.conv2d(a, w))}
+    return ", ".join(sorted(got))
 
 
 # ---- 18: speed on this machine ----------------------------------------------------------------
@@ -764,10 +905,17 @@ def _():
 
 @fact("20-methods-that-do-not-exist", "swap-tensors")
 def _():
-    x = torch.ones(2, 3)
-    before = id(x)
-    torch.utils.swap_tensors(x, torch.ones(2, 3, dtype=torch.float16))
-    return str(x.dtype).removeprefix("torch.") + (" (the same object)" if id(x) == before else " (another object)")
+    # m.half() itself, with the flag set: Module._apply then swaps each parameter's contents for
+    # the converted tensor's (torch.utils.swap_tensors), keeping the Parameter object.
+    m = torch.nn.Linear(3, 2)
+    w = m.weight
+    before = torch.__future__.get_swap_module_params_on_conversion()
+    torch.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        m.half()
+    finally:
+        torch.__future__.set_swap_module_params_on_conversion(before)
+    return str(m.weight.dtype).removeprefix("torch.") + (" (the same object)" if m.weight is w else " (another object)")
 
 
 # ---- 22: sixteen bits -------------------------------------------------------------------------
