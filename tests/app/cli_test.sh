@@ -234,6 +234,9 @@ check bench-matmul-threads 0 'core [A-Za-z0-9]+, 1 thread' -- "$PL" bench --op m
 check bench-matmul-threads-range 2 "'threads': must be an integer from 0" -- "$PL" bench --op matmul --sizes 64 --threads 99999
 check bench-matmul-bad-size 2 "'m': must be a positive integer" -- "$PL" bench --op matmul --sizes 0
 check bench-matmul-huge-size 2 'm = 16777217: every dimension must lie' -- "$PL" bench --op matmul --sizes 16777217
+# Bug: --sizes' items were converted as they came, so -1 and 2^64 + 1 wrapped (to 2^64 - 1 and 1).
+check bench-sizes-negative 2 "'-1' is not a whole number" -- "$PL" bench --op matmul --sizes 8,-1
+check bench-sizes-past-64-bits 2 "'18446744073709551617' is not a whole number" -- "$PL" bench --op matmul --sizes 18446744073709551617
 check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ \([0-9.]+-[0-9.]+\) +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --backend cpu --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
 check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --backend cpu --dtypes float16 --sizes 32 --seconds 0.2 --json
 # --seconds is a least time: a dtype the time ran out before was printed as "0 (0-0)" from 0

@@ -33,6 +33,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
   grep -q '\./usr/bin/precision-lab$' "$prefix/deb/contents.txt" || fail "the .deb has no usr/bin/precision-lab"
   dpkg-deb -f "$deb" Depends | grep -q libopenblas || fail "the .deb does not depend on OpenBLAS"
   echo "ok: $(basename "$deb")"
+else
+  echo "SKIP: no .deb built (dpkg-deb or dpkg-shlibdeps is not installed)"
 fi
 out=$prefix/shot.png
 # (Headless, through EGL, as every screenshot test: a machine without it fails them all.)
