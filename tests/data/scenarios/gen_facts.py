@@ -331,15 +331,18 @@ def raises_both_ways(pairs):
     return "raises"
 
 
-TORCH_FLOAT8_FLOAT4 = (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz,
-                       torch.float8_e8m0fnu, torch.float4_e2m1fn_x2)
-TORCH_INTEGERS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16, torch.uint32,
-                  torch.uint64)
+def torch_float8_float4():
+    return (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz,
+            torch.float8_e8m0fnu, torch.float4_e2m1fn_x2)
+
+
+def torch_integers():
+    return (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint16, torch.uint32, torch.uint64)
 
 
 @fact("04-int-float-bool-promotion", "torch-float8-float4-raise")
 def _():
-    return raises_both_ways(itertools.product(TORCH_FLOAT8_FLOAT4, TORCH_INTEGERS + (torch.bool,)))
+    return raises_both_ways(itertools.product(torch_float8_float4(), torch_integers() + (torch.bool,)))
 
 
 @fact("04-int-float-bool-promotion", "torch-bool-wide-unsigned-raise")
@@ -349,7 +352,7 @@ def _():
 
 @fact("23-int-to-float-loses-digits", "torch-float8-float4-with-integers-raise")
 def _():
-    return raises_both_ways(itertools.product(TORCH_FLOAT8_FLOAT4, TORCH_INTEGERS))
+    return raises_both_ways(itertools.product(torch_float8_float4(), torch_integers()))
 
 
 @fact("04-int-float-bool-promotion", "torch-int4-uint4-raise")

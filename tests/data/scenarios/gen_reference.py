@@ -8,6 +8,9 @@ reference.json beside this script: {"versions": {library: version}, "answers": {
 {"check-id": "answer"}}}; the C++ test ScenarioLibrary.EveryExpectedValueIsBacked requires each
 check's "expect" to agree with it.
 
+Every cast NumPy or ml_dtypes can make (a dtype of theirs, a value float64 holds, the format's own
+overflow) is made by them too, and must agree with the rounder, except where ml_dtypes before
+0.7.0 rounds through float32 (scenario 19's 1 + 2^-4 + 2^-40: 1.0 there, 1.125 once).
 Recorded with the versions reference.json names (torch 2.15.0, numpy 2.4.6, ml_dtypes 0.6.0;
 ml_dtypes 0.7.0 gives the same answers).
 Run: python3 tests/data/scenarios/gen_reference.py   (prints any scenario that disagrees)
@@ -72,12 +75,37 @@ def round_once(x, name, overflow_policy):
     return sign * float(r)
 
 
+LIBRARY_CASTS = []  # (the cast, the rounder's answer, the library's) for every cast a library can make
+
+
+def library_cast(x, name, overflow_policy):
+    """The same cast by NumPy or ml_dtypes (astype from float64), where one can make it: a value
+    float64 holds exactly (else the library would round twice), a dtype it has, and the format's
+    own overflow (no library saturates on request). None elsewhere."""
+    t = {"float16": np.float16, "float32": np.float32}.get(name) or getattr(ml_dtypes, name, None)
+    if t is None or overflow_policy != "default" or Fraction(float(x)) != x:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.array([float(x)], dtype=np.float64).astype(t).astype(np.float64)[0])
+
+
+def through_float32(x, name):
+    """x rounded to float32, then to `name`: what ml_dtypes before 0.7.0 does from float64 to every
+    float of its own, bfloat16 included (0x1.1000000001p+0 to float8_e4m3fn: 1.0 in 0.6.0, 1.125
+    in 0.7.0)."""
+    return round_once(Fraction(float(np.float32(float(x)))), name, "default")
+
+
 def cast(p):
     x = exact_value(p["value"])
     if p.get("path") == "via-float32":  # what PyTorch's .to() does from float64
         t = torch.tensor(float(x), dtype=torch.float64).to(getattr(torch, p["dtype"]))
         return repr(t.to(torch.float64).item())
-    return repr(round_once(x, p["dtype"], p.get("overflow", "default")))
+    policy = p.get("overflow", "default")
+    mine = round_once(x, p["dtype"], policy)
+    if (theirs := library_cast(x, p["dtype"], policy)) is not None:
+        LIBRARY_CASTS.append((f"{p['value']} to {p['dtype']}", mine, theirs, through_float32(x, p["dtype"])))
+    return repr(mine)
 
 
 # ---- integer conversions: NumPy's astype (a C cast on x86-64), or a clamp ---------------------
@@ -232,6 +260,21 @@ def main():
                 print(f"{path.stem}/{c['id']}: scenario expects {c['expect']!r}, reference gives {got!r}", file=sys.stderr)
                 disagreements += 1
         reference[path.stem] = answers
+    # The rounder's answers against the libraries' own casts: its overflow list (float_format) and
+    # its arithmetic are hand-written, the libraries' are what users run.
+    same = lambda a, b: repr(a) == repr(b) or (math.isnan(a) and math.isnan(b))  # noqa: E731
+    old_ml_dtypes = tuple(int(v) for v in ml_dtypes.__version__.split(".")[:2]) < (0, 7)
+    differ = [c for c in LIBRARY_CASTS if not same(c[1], c[2])]
+    # The one difference allowed: ml_dtypes before 0.7.0 giving the rounding through float32.
+    named = [c for c in differ if old_ml_dtypes and same(c[2], c[3])]
+    for what, mine, theirs, _ in named:
+        print(f"{what}: ml_dtypes {ml_dtypes.__version__} rounds through float32 ({theirs!r}); once: {mine!r}")
+    for what, mine, theirs, _ in differ:
+        if all(what != n[0] for n in named):
+            print(f"{what}: the rounder gives {mine!r}, NumPy/ml_dtypes {theirs!r}", file=sys.stderr)
+            disagreements += 1
+    print(f"{len(LIBRARY_CASTS) - len(differ)} of {len(LIBRARY_CASTS)} casts agree with NumPy/ml_dtypes' astype, "
+          f"{len(named)} differ as ml_dtypes {ml_dtypes.__version__} is known to")
     versions = {"python": platform.python_version(), "numpy": np.__version__, "ml_dtypes": ml_dtypes.__version__,
                 "torch": torch.__version__}
     OUT.write_text(json.dumps({"versions": versions, "answers": reference}, indent=1, sort_keys=True) + "\n")
