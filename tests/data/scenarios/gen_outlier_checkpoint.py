@@ -13,7 +13,8 @@ definition, rounding on an exact grid checked against ml_dtypes), and for each b
 scenario the plan that minimises the total error energy found here another way than the app's:
 the Lagrangian relaxation (each tensor takes the candidate that minimises error + lambda x bits;
 lambda bisected to the largest spend within the budget), whose plans are optimal for the bits
-they spend. The scenario's checks are bounds around these numbers; the scan must land inside.
+they spend, and the least-error plan within each budget by dynamic programming over the bits
+(exact_plans). The scenario's checks are bounds around these numbers; the scan must land inside.
 
 Run: python3 tests/data/scenarios/gen_outlier_checkpoint.py [--check]
 (numpy 2.x, ml_dtypes, safetensors; exit 77 without them). --check recomputes the figures from
@@ -90,6 +91,47 @@ def lagrangian_plan(items, budget):
             "tensors": {n: CANDIDATES[k] for n, k in sorted(choice.items())}}
 
 
+def exact_plan(items, budget):
+    """The least total error energy within the budget, by dynamic programming over the bits spent
+    beyond each tensor's cheapest candidate (a multiple-choice knapsack; every candidate's bits
+    for a tensor are a whole number here): the plan the app's solver must match, which the
+    Lagrangian plans above approach from below on the bits."""
+    names = sorted(items)
+    total = sum(items[n][0] for n in names)
+    cost = {}
+    for n in names:
+        p, _, c = items[n]
+        bits = [b * p for b, _ in c]
+        assert all(abs(b - round(b)) < 1e-6 for b in bits), n
+        cost[n] = [int(round(b)) for b in bits]
+    room = math.floor(budget * total + 1e-9) - sum(min(cost[n]) for n in names)
+    best = np.zeros(room + 1)  # best[r]: the least error of the tensors so far within r extra bits
+    picks = []
+    for n in names:
+        base = min(cost[n])
+        new = np.full(room + 1, np.inf)
+        pick = np.zeros(room + 1, dtype=np.int8)
+        for k, (_, err) in enumerate(items[n][2]):
+            extra = cost[n][k] - base
+            if extra > room:
+                continue
+            cand = np.full(room + 1, np.inf)
+            cand[extra:] = best[:room + 1 - extra] + err
+            better = cand < new
+            new[better], pick[better] = cand[better], k
+        best = new
+        picks.append(pick)
+    choice, r = {}, room
+    for n, pick in zip(reversed(names), reversed(picks)):
+        k = int(pick[r])
+        choice[n] = k
+        r -= cost[n][k] - min(cost[n])
+    bits = sum(cost[n][k] for n, k in choice.items()) / total
+    energy = sum(e for _, e, _ in items.values())
+    return {"bits_per_param": bits, "sqnr_db": db(energy, float(best[room])),
+            "tensors": {n: CANDIDATES[k] for n, k in sorted(choice.items())}}
+
+
 def figures(tensors):
     out = {"candidates": CANDIDATES, "tensors": {}}
     items = {}
@@ -109,6 +151,7 @@ def figures(tensors):
     cheapest = CANDIDATES.index("float4_e2m1fn:mx")
     out["every_tensor_in_float4_e2m1fn_mx_sqnr_db"] = db(energy, sum(c[cheapest][1] for _, _, c in items.values()))
     out["plans"] = {str(b): lagrangian_plan(items, b) for b in BUDGETS}
+    out["exact_plans"] = {str(b): exact_plan(items, b) for b in BUDGETS}
     # How far a row's per-channel scale is stretched: the row's outlier column against the largest
     # of its ordinary values, the median over the rows of each outlier down projection.
     ordinary = [c for c in range(INTER) if c not in OUTLIER_COLUMNS]
