@@ -944,6 +944,67 @@ def _():
     return str(ratio)
 
 
+@fact("22-sixteen-bits-four-ways", "no-e6m9-e7m8")
+def _():
+    # Every 16-bit float dtype PyTorch, NumPy and ml_dtypes define, by its fraction bits: none
+    # has e6m9's 9 or e7m8's 8. (The answer lists what was found, so an empty search cannot pass.)
+    found = set()
+    for t in vars(torch).values():
+        if isinstance(t, torch.dtype) and t.is_floating_point and t.itemsize == 2:
+            found.add((str(t).removeprefix("torch."), round(-math.log2(torch.finfo(t).eps))))
+    for t in list(vars(ml_dtypes).values()) + [np.float16]:
+        if isinstance(t, type) and issubclass(t, np.generic) and np.dtype(t).itemsize == 2:
+            try:
+                found.add((np.dtype(t).name, int(ml_dtypes.finfo(t).nmant)))
+            except (ValueError, TypeError):  # not a float type
+                continue
+    hits = sorted(n for n, m in found if m in (8, 9))
+    return ", ".join(hits) if hits else "none: " + ", ".join(f"{n} {m}" for n, m in sorted(found))
+
+
+def float16_family_errors(seed, k=4096, trials=64):
+    """The scenario's dot sweep at one length, redone in NumPy: float32 N(0,1) vectors, their
+    exact products summed in order with every addition rounded to p significant bits (float16 11,
+    e6m9 10, e7m8 9, bfloat16 8; no sum nears any of their ranges); the mean over the trials of
+    |sum - exact| for each."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((trials, k)).astype(np.float32).astype(np.float64)
+    b = rng.standard_normal((trials, k)).astype(np.float32).astype(np.float64)
+    prod = a * b  # exact: two 24-bit significands
+    exact = np.array([math.fsum(row) for row in prod])
+
+    def round_bits(x, p):
+        m, e = np.frexp(x)
+        return np.ldexp(np.rint(np.ldexp(m, p)), e - p)
+
+    out = []
+    for p in (11, 10, 9, 8):
+        s = np.zeros(trials)
+        for j in range(k):
+            s = round_bits(s + prod[:, j], p)
+        out.append(float(np.mean(np.abs(s - exact))))
+    return out
+
+
+SEEDS_22 = range(1, 9)
+
+
+@fact("22-sixteen-bits-four-ways", "each-step-grows")
+def _():
+    # The least ratio, over the seeds, of one accumulator's mean |e| to the one before it.
+    return min(e[i + 1] / e[i] for e in map(float16_family_errors, SEEDS_22) for i in range(3))
+
+
+@fact("22-sixteen-bits-four-ways", "each-step-least")
+def _():
+    return FACTS[("22-sixteen-bits-four-ways", "each-step-grows")]()
+
+
+@fact("22-sixteen-bits-four-ways", "bf16-over-f16")
+def _():
+    return min(e[3] / e[0] for e in map(float16_family_errors, SEEDS_22))
+
+
 # -----------------------------------------------------------------------------------------------
 def scenario_facts():
     out = {}
