@@ -921,6 +921,83 @@ def _():
     return str(m.weight.dtype).removeprefix("torch.") + (" (the same object)" if m.weight is w else " (another object)")
 
 
+# ---- 21: a tensor core's block adder ------------------------------------------------------------
+def round_bits(x, p, truncate=False):
+    """x (float64) to p significant bits, to nearest with ties to even or toward zero (no value
+    here nears a format's range, so the exponent is unbounded)."""
+    m, e = np.frexp(x)
+    return np.ldexp((np.trunc if truncate else np.rint)(np.ldexp(m, p)), e - p)
+
+
+@functools.lru_cache(maxsize=None)
+def block_adder_errors(seed, lengths=(256, 65536), trials=16, block=16, extra=2):
+    """The scenario's dot sweep redone in NumPy: bfloat16 N(0,1) vectors, their exact products
+    summed four ways -- a float32 loop rounding to nearest and truncating, and Fasi et al.'s
+    multi-term adder (each block of 16 products and the running sum aligned to the largest term,
+    every bit more than 2 below float32's last place there dropped toward zero, the exact sum
+    rounded once to float32, truncated or to nearest). Per length, the largest over the trials of
+    |sum - exact| / sum |a_k b_k| for each, in that order."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for k in lengths:
+        bf = lambda: rng.standard_normal((trials, k)).astype(ml_dtypes.bfloat16).astype(np.float64)  # noqa: E731
+        prod = bf() * bf()  # exact: two 8-bit significands
+        exact = np.array([math.fsum(row) for row in prod])
+        scale = np.abs(prod).sum(axis=1)
+        errors = []
+        for truncate in (False, True):
+            s = np.zeros(trials)
+            for j in range(k):
+                s = round_bits(s + prod[:, j], 24, truncate)
+            errors.append(s)
+        for truncate in (True, False):
+            s = np.zeros(trials)
+            for j in range(0, k, block):
+                terms = np.concatenate([s[:, None], prod[:, j:j + block]], axis=1)
+                top = np.frexp(np.abs(terms).max(axis=1))[1] - 1  # the largest term in [2^top, 2^(top+1))
+                quantum = np.ldexp(1.0, top - 23 - extra)[:, None]
+                kept = np.trunc(terms / quantum) * quantum  # exact: powers of two, and dropping bits
+                s = round_bits(np.array([math.fsum(row) for row in kept]), 24, truncate)
+            errors.append(s)
+        out[k] = [float(np.max(np.abs(e - exact) / scale)) for e in errors]
+    return out
+
+
+SEEDS_21 = range(1, 5)
+
+
+def block_adder_ratios(k, num, den):
+    """The least and the largest, over the seeds, of model num's error over model den's at length k
+    (models: 0 loop to nearest, 1 loop truncating, 2 block truncating, 3 block to nearest)."""
+    r = [block_adder_errors(s)[k][num] / block_adder_errors(s)[k][den] for s in SEEDS_21]
+    return min(r), max(r)
+
+
+@fact("21-tensor-core-block-adder", "truncating-loop-over-rounding-loop")
+def _():
+    return block_adder_ratios(65536, 1, 0)[0]
+
+
+@fact("21-tensor-core-block-adder", "block-over-truncating-loop")
+def _():
+    return block_adder_ratios(65536, 2, 1)[1]
+
+
+@fact("21-tensor-core-block-adder", "rounding-over-truncating-block")
+def _():
+    return block_adder_ratios(65536, 3, 2)[1]
+
+
+@fact("21-tensor-core-block-adder", "rounding-block-over-rounding-loop")
+def _():
+    return block_adder_ratios(65536, 3, 0)[1]
+
+
+@fact("21-tensor-core-block-adder", "rounding-block-over-rounding-loop-256")
+def _():
+    return block_adder_ratios(256, 3, 0)[1]
+
+
 # ---- 22: sixteen bits -------------------------------------------------------------------------
 @fact("22-sixteen-bits-four-ways", "bits-after-sign")
 def _():
