@@ -133,6 +133,20 @@ def _():
     return str(torch.int).removeprefix("torch.")
 
 
+@fact("25-numpy-interop", "numpy1-value-based")
+def _():
+    # NumPy 1.x is not installed beside NumPy 2: its answers are read from the table
+    # tests/data/promotion/gen_numpy.py recorded under it (a float32 array plus each Python
+    # float; a zero-dim float64 array takes the same value-based rule there).
+    table = json.loads((ROOT / "tests" / "data" / "promotion" / "numpy1_cpu.json").read_text())
+    row = table["tables"]["add:tensor,pyvalue"][table["dtypes"].index("float32")]
+    got = {}
+    for text, o in zip(table["values"], row):
+        if isinstance(eval(text), float):  # noqa: S307 -- the table's own literals ("1e39", "-1e999")
+            got.setdefault(table["outcomes"][o], []).append(text)
+    return f"NumPy {table['version']}: " + "; ".join(f"{d} for {', '.join(v)}" for d, v in sorted(got.items()))
+
+
 # ---- 26: load_state_dict ----------------------------------------------------------------------
 def load_into(model_dtype, checkpoint_dtype):
     """(the weight's dtype after loading, the warnings raised)"""
