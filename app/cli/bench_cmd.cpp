@@ -12,7 +12,6 @@
 //     round-robin for S seconds; the median GFLOP/s per dtype (and the two figures).
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -157,17 +156,6 @@ int refuse_repeats(const BenchArgs& a) {
   std::fprintf(stderr, "error: %s\n", why.c_str());
   return kExitBadInput;
 }
-
-// Each of --sizes' items digits only: converted as they are, "-1" and 2^64 + 1 would wrap to
-// 2^64 - 1 and 1 (the global whole-number check reads one value an option, not a list's items).
-const CLI::Validator whole_number_item(
-    [](std::string& item) -> std::string {
-      uint64_t x = 0;
-      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), x);
-      if (ec == std::errc() && end == item.data() + item.size()) return {};
-      return "'" + item.substr(0, 40) + "' is not a whole number (digits only, no sign, below 2^64)";
-    },
-    "");
 
 nlohmann::json stages_json(const experiment::StageTimes& s) {
   return {{"quantise", s.quantise * 1e3},
@@ -495,7 +483,13 @@ Runner add_bench(CLI::App& app) {
   given(app.add_option("--sizes", a->sizes,
                        help_of("--sizes", "N for N x N x N products (default 1024; throughput: one N)"))
             ->delimiter(',')
-            ->check(whole_number_item));
+            // (Each item: the global whole-number check reads one value an option, not a list's items.)
+            ->check(
+                [](const std::string& item) {
+                  const Status whole = whole_number(item);
+                  return whole.ok() ? std::string() : whole.error();  // (CLI11's validators: empty is valid)
+                },
+                ""));
   given(app.add_option("--accumulate", a->accumulate,
                        help_of("--accumulate", "accumulation model (as matmul --accumulate)"))
             ->each([a](const std::string&) { a->accumulate_given = true; }));

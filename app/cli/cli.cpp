@@ -174,15 +174,19 @@ Status not_a_whole_number(int argc, char** argv) {
   return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) -> Status {
     if (value.empty() || std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) == std::end(kWholeNumbers))
       return {};
-    uint64_t x = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
-    if (ec == std::errc() && end == value.data() + value.size()) return {};
-    return Error{std::string(name) + ": '" + std::string(value.substr(0, 40)) +
-                 "' is not a whole number (digits only, no sign, below 2^64)"};
+    const Status whole = whole_number(value);
+    return whole.ok() ? whole : Error{std::string(name) + ": " + whole.error()};
   });
 }
 
 }  // namespace
+
+Status whole_number(std::string_view value) {
+  uint64_t x = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
+  if (ec == std::errc() && end == value.data() + value.size()) return {};
+  return Error{"'" + std::string(value.substr(0, 40)) + "' is not a whole number (digits only, no sign, below 2^64)"};
+}
 
 std::string restore_value(const std::string& arg) {
   if (arg.rfind("-9#", 0) != 0) return arg;

@@ -43,6 +43,10 @@ std::string restore_value(const std::string& arg);
 using WindowRunner = std::function<int(const ui::GuiOptions&)>;
 int run(int argc, char** argv, const WindowRunner& window);
 
+// A whole-number option's value (or a list option's item): digits only, no sign, below 2^64.
+// Converted as they come, "-1" and 2^64 + 1 would wrap to 2^64 - 1 and 1.
+Status whole_number(std::string_view value);
+
 // A command's output folder, checked before the work starts: the exit status when it cannot take
 // the results (said on stderr), else 0. Refused (2): not empty without --force, not a folder, a
 // link, the folder the command runs in or one above it, or with --force a folder that is or holds
