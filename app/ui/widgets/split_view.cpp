@@ -45,19 +45,42 @@ float content_height() {
 
 enum class Edge { Top, Bottom, Right };
 
-// A pane whose content goes on past its edge fades out over its last line and says so: a line
-// cut through at the edge, with the scrollbar the only other sign, would read as the end of the text
-// in presentation mode. The fade, `fade` pixels deep, and its words at one edge of `area` (the
-// part of the pane the content shows in), clipped to it. The words sit in the edge's corner on
-// the right (at the top for the right edge, over a table's header row rather than its values);
-// they are the first of `words` that fit (a one-column grid's pane would cut "more below (scroll)" to
-// "ore below (scroll)" at its left edge); where none does, the fade alone says it.
+// A pane whose content goes on past its edge fades out towards it and says so: a line cut through
+// at the edge, with the scrollbar the only other sign, would read as the end of the text in
+// presentation mode. The words, the first of `words` that fit (a one-column grid's pane would cut
+// "more below (scroll)" to "ore below (scroll)" at its left edge), sit in the edge's corner on the
+// right (at the top for the right edge, over a table's header row rather than its values), on a
+// strip of the background that runs the whole edge, and the content fades out over `fade` pixels
+// into that strip: a box over only the words would cut the line beside them through mid-word
+// ("e4m3fn chann" over the Checkpoint table's header, "float32 accum" in a story), with the tops
+// of its letters showing above the box. Where no words fit, the fade alone says it, at the edge.
+// All clipped to `area` (the part of the pane the content shows in).
 void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<const char*> words) {
   if (area.GetWidth() <= 0 || area.GetHeight() <= 0) return;
-  const ImRect band = edge == Edge::Bottom ? ImRect(area.Min.x, area.Max.y - fade, area.Max.x, area.Max.y)
-                      : edge == Edge::Top  ? ImRect(area.Min, ImVec2(area.Max.x, area.Min.y + fade))
-                                           : ImRect(area.Max.x - fade, area.Min.y, area.Max.x, area.Max.y);
-  if (covered_from_in_front(band)) return;
+  const bool top = edge == Edge::Top, bottom = edge == Edge::Bottom, right = edge == Edge::Right;
+  const float pad = ImGui::GetStyle().ItemSpacing.x;
+  const char* said = nullptr;
+  ImVec2 text(0, 0);
+  for (const char* w : words) {
+    text = ImGui::CalcTextSize(w);
+    if (text.x + 3 * pad <= area.GetWidth() && (!right || text.x + 3 * pad <= 0.5f * area.GetWidth())) {
+      said = w;
+      break;
+    }
+  }
+  // The strip the words sit on, along the edge (none without words), and the fade before it: with
+  // the strip, two thirds as deep (the strip is most of a line already).
+  if (said != nullptr) fade *= 2.0f / 3.0f;
+  const float depth = said == nullptr ? 0.0f : right ? text.x + 2 * pad : text.y + 2;
+  const ImRect strip = bottom ? ImRect(area.Min.x, area.Max.y - depth, area.Max.x, area.Max.y)
+                       : top  ? ImRect(area.Min, ImVec2(area.Max.x, area.Min.y + depth))
+                              : ImRect(area.Max.x - depth, area.Min.y, area.Max.x, area.Max.y);
+  const ImRect band = bottom ? ImRect(area.Min.x, strip.Min.y - fade, area.Max.x, strip.Min.y)
+                      : top  ? ImRect(area.Min.x, strip.Max.y, area.Max.x, strip.Max.y + fade)
+                             : ImRect(strip.Min.x - fade, area.Min.y, strip.Min.x, area.Max.y);
+  // (A window in front -- the Start window, a combo's list -- hides the marker: the foreground
+  // list draws over every window.)
+  if (covered_from_in_front(ImRect(ImMin(strip.Min, band.Min), ImMax(strip.Max, band.Max)))) return;
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
@@ -66,22 +89,12 @@ void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   draw->PushClipRect(area.Min, area.Max, false);
   // (Corners from the upper left, clockwise: solid towards the edge.)
-  const bool top = edge == Edge::Top, bottom = edge == Edge::Bottom, right = edge == Edge::Right;
   draw->AddRectFilledMultiColor(band.Min, band.Max, top ? solid : clear, top || right ? solid : clear,
                                 bottom || right ? solid : clear, bottom ? solid : clear);
-  const float pad = ImGui::GetStyle().ItemSpacing.x;
-  for (const char* said : words) {
-    const ImVec2 text = ImGui::CalcTextSize(said);
-    if (text.x + 3 * pad > area.GetWidth()) continue;
-    const ImVec2 at(area.Max.x - text.x - 2 * pad, bottom ? area.Max.y - text.y - 1 : area.Min.y + 1);
-    const ImRect behind(ImVec2(at.x - pad, bottom ? at.y - 1 : area.Min.y),
-                        ImVec2(area.Max.x, bottom ? area.Max.y : at.y + text.y + 1));
-    // The words reach further in than the fade: a window in front of them hides them too (the
-    // Formats table's "more right (scroll)" would be drawn over the Start screen's first line).
-    if (covered_from_in_front(behind)) continue;
-    draw->AddRectFilled(behind.Min, behind.Max, solid);  // over the text it ends
+  if (said != nullptr) {
+    draw->AddRectFilled(strip.Min, strip.Max, solid);
+    const ImVec2 at(area.Max.x - text.x - pad, bottom ? area.Max.y - text.y - 1 : area.Min.y + 1);
     draw->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), said);
-    break;
   }
   draw->PopClipRect();
 }
