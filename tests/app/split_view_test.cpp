@@ -150,6 +150,24 @@ TEST_F(SplitViewFrames, MoreBelowIsNotDrawnOverAWindowInFront) {
   EXPECT_EQ(foreground_vertices(lines_then(mark_more_below), /*start_window=*/true), 0);
 }
 
+// Bug: the words of "more below" sat on a box as wide as they are, so the line they covered read
+// cut mid-word beside the box, the tops of its letters showing above it ("float32 accum" in
+// scenario 10's story at 1280x800 in presentation mode). They sit on a strip of the background
+// across the whole edge, which the content fades into: solid as high as the words from the pane's
+// left edge, where the fade alone was solid only on the edge's last pixel.
+TEST_F(SplitViewFrames, MoreBelowsWordsSitOnAStripAcrossTheEdge) {
+  for (int f = 0; f < 3; ++f) foreground_vertices(lines_then(mark_more_below), false, 400);
+  const ImDrawList* fg = ImGui::GetForegroundDrawList();
+  ASSERT_GT(fg->VtxBuffer.Size, 0);
+  float left = 1e9f, bottom = -1e9f;
+  for (const ImDrawVert& v : fg->VtxBuffer) left = std::min(left, v.pos.x), bottom = std::max(bottom, v.pos.y);
+  const ImU32 solid = ImGui::GetColorU32(ImGuiCol_WindowBg, 1.0f) | IM_COL32_A_MASK;
+  float highest_solid_at_left = bottom;  // the least y of a solid vertex on the pane's left edge
+  for (const ImDrawVert& v : fg->VtxBuffer)
+    if (v.pos.x == left && v.col == solid) highest_solid_at_left = std::min(highest_solid_at_left, v.pos.y);
+  EXPECT_LE(highest_solid_at_left, bottom - ImGui::CalcTextSize("more below (scroll)").y);
+}
+
 // Bug: a pane narrower than "more below (scroll)" (scenario 04's one-column grid in presentation
 // mode) drew the words from past its left edge, cut to "ore below (scroll)". Shorter words are
 // taken, and none where even "more" does not fit; the fade is drawn either way (at 24 px, 10 px

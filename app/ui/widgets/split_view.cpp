@@ -59,28 +59,31 @@ void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<
   if (area.GetWidth() <= 0 || area.GetHeight() <= 0) return;
   const bool top = edge == Edge::Top, bottom = edge == Edge::Bottom, right = edge == Edge::Right;
   const float pad = ImGui::GetStyle().ItemSpacing.x;
+  // The strip the words sit on, along the edge, `depth` deep (0: no words).
+  auto strip_of = [&](float depth) {
+    return bottom ? ImRect(area.Min.x, area.Max.y - depth, area.Max.x, area.Max.y)
+           : top  ? ImRect(area.Min, ImVec2(area.Max.x, area.Min.y + depth))
+                  : ImRect(area.Max.x - depth, area.Min.y, area.Max.x, area.Max.y);
+  };
+  // The words: the first that fits, and whose strip no window in front covers (the foreground
+  // list draws over every window: the Formats table's "more >" would be drawn over the Start
+  // window's first line); without them the fade alone marks the edge.
   const char* said = nullptr;
   ImVec2 text(0, 0);
   for (const char* w : words) {
     text = ImGui::CalcTextSize(w);
-    if (text.x + 3 * pad <= area.GetWidth() && (!right || text.x + 3 * pad <= 0.5f * area.GetWidth())) {
-      said = w;
-      break;
-    }
+    if (text.x + 3 * pad > area.GetWidth() || (right && text.x + 3 * pad > 0.5f * area.GetWidth())) continue;
+    if (covered_from_in_front(strip_of(right ? text.x + 2 * pad : text.y + 2))) continue;
+    said = w;
+    break;
   }
-  // The strip the words sit on, along the edge (none without words), and the fade before it: with
-  // the strip, two thirds as deep (the strip is most of a line already).
+  // With the strip, the fade before it is two thirds as deep (the strip is most of a line already).
   if (said != nullptr) fade *= 2.0f / 3.0f;
-  const float depth = said == nullptr ? 0.0f : right ? text.x + 2 * pad : text.y + 2;
-  const ImRect strip = bottom ? ImRect(area.Min.x, area.Max.y - depth, area.Max.x, area.Max.y)
-                       : top  ? ImRect(area.Min, ImVec2(area.Max.x, area.Min.y + depth))
-                              : ImRect(area.Max.x - depth, area.Min.y, area.Max.x, area.Max.y);
+  const ImRect strip = strip_of(said == nullptr ? 0.0f : right ? text.x + 2 * pad : text.y + 2);
   const ImRect band = bottom ? ImRect(area.Min.x, strip.Min.y - fade, area.Max.x, strip.Min.y)
                       : top  ? ImRect(area.Min.x, strip.Max.y, area.Max.x, strip.Max.y + fade)
                              : ImRect(strip.Min.x - fade, area.Min.y, strip.Min.x, area.Max.y);
-  // (A window in front -- the Start window, a combo's list -- hides the marker: the foreground
-  // list draws over every window.)
-  if (covered_from_in_front(ImRect(ImMin(strip.Min, band.Min), ImMax(strip.Max, band.Max)))) return;
+  if (covered_from_in_front(band)) return;
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   const ImU32 clear = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 0.0f)),
               solid = ImGui::GetColorU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
