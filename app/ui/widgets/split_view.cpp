@@ -70,16 +70,18 @@ void mark_edge(Edge edge, const ImRect& area, float fade, std::initializer_list<
   // window's first line); without them the fade alone marks the edge.
   const char* said = nullptr;
   ImVec2 text(0, 0);
+  ImRect strip = strip_of(0);
   for (const char* w : words) {
     text = ImGui::CalcTextSize(w);
     if (text.x + 3 * pad > area.GetWidth() || (right && text.x + 3 * pad > 0.5f * area.GetWidth())) continue;
-    if (covered_from_in_front(strip_of(right ? text.x + 2 * pad : text.y + 2))) continue;
+    const ImRect under = strip_of(right ? text.x + 2 * pad : text.y + 2);
+    if (covered_from_in_front(under)) continue;
     said = w;
+    strip = under;
     break;
   }
   // With the strip, the fade before it is two thirds as deep (the strip is most of a line already).
   if (said != nullptr) fade *= 2.0f / 3.0f;
-  const ImRect strip = strip_of(said == nullptr ? 0.0f : right ? text.x + 2 * pad : text.y + 2);
   const ImRect band = bottom ? ImRect(area.Min.x, strip.Min.y - fade, area.Max.x, strip.Min.y)
                       : top  ? ImRect(area.Min.x, strip.Max.y, area.Max.x, strip.Max.y + fade)
                              : ImRect(strip.Min.x - fade, area.Min.y, strip.Min.x, area.Max.y);

@@ -60,6 +60,12 @@ def exact_value(text):
     return Fraction(float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text))
 
 
+def binade(ax):
+    """e with 2^e <= ax < 2^(e+1), for a positive Fraction ax."""
+    e = ax.numerator.bit_length() - ax.denominator.bit_length()
+    return e - 1 if Fraction(2) ** e > ax else e
+
+
 def round_once(x, name, overflow_policy):
     nmant, minexp, fmax, overflow = float_format(name)
     if overflow_policy == "saturate":
@@ -67,10 +73,7 @@ def round_once(x, name, overflow_policy):
     if x == 0:
         return 0.0
     sign, ax = (-1 if x < 0 else 1), abs(x)
-    e = ax.numerator.bit_length() - ax.denominator.bit_length()
-    if Fraction(2) ** e > ax:
-        e -= 1
-    e = max(e, minexp)
+    e = max(binade(ax), minexp)
     quantum = Fraction(2) ** (e - nmant)
     q = ax / quantum
     n = math.floor(q)
@@ -156,12 +159,7 @@ def to_float32(x, truncate):
         return Fraction(round_once(x, "float32", "default"))
     if x == 0:
         return x
-    e = math.floor(math.log2(abs(x)))
-    while Fraction(2) ** e > abs(x):
-        e -= 1
-    while Fraction(2) ** (e + 1) <= abs(x):
-        e += 1
-    quantum = Fraction(2) ** (e - 23)
+    quantum = Fraction(2) ** (binade(abs(x)) - 23)
     return math.trunc(x / quantum) * quantum
 
 
@@ -186,13 +184,7 @@ def modelled_sum(p):
     block, extra = int(parts[2]), int(parts[3])
     for i in range(0, len(terms), block):
         group = [s] + terms[i:i + block]
-        top = max(abs(t) for t in group)
-        e = math.floor(math.log2(top))
-        while Fraction(2) ** e > top:
-            e -= 1
-        while Fraction(2) ** (e + 1) <= top:
-            e += 1
-        quantum = Fraction(2) ** (e - 23 - extra)
+        quantum = Fraction(2) ** (binade(max(abs(t) for t in group)) - 23 - extra)
         s = to_float32(sum(math.trunc(t / quantum) * quantum for t in group), truncate)
     return repr(float(s))
 
