@@ -61,6 +61,27 @@ def finfo(name):
     return ml_dtypes.finfo(getattr(ml_dtypes, name) if hasattr(ml_dtypes, name) else np.dtype(name))
 
 
+def round_bits(x, p, truncate=False):
+    """x (float64) to p significant bits, to nearest with ties to even or toward zero (no value
+    here nears a format's range, so the exponent is unbounded)."""
+    m, e = np.frexp(x)
+    return np.ldexp((np.trunc if truncate else np.rint)(np.ldexp(m, p)), e - p)
+
+
+def exact_sums(terms):
+    """Each row of terms (float64) summed exactly, then rounded once to float64."""
+    return np.array([math.fsum(row) for row in terms])
+
+
+def sequential_sums(terms, rounding):
+    """Each row of terms (float64) summed left to right, every partial sum passed through rounding
+    (float64 array to float64 array): the accumulator of a loop kept in a narrower format."""
+    s = np.zeros(terms.shape[0])
+    for j in range(terms.shape[1]):
+        s = rounding(s + terms[:, j])
+    return s
+
+
 # ---- 23: integers promoted to floats ----------------------------------------------------------
 @fact("23-int-to-float-loses-digits", "float32-exact-limit")
 def _():
@@ -585,11 +606,8 @@ def float16_sum_errors(seed, lengths=(256, 4096), trials=32):
         a = rng.standard_normal((trials, k)).astype(np.float16).astype(np.float64)
         b = rng.standard_normal((trials, k)).astype(np.float16).astype(np.float64)
         p = a * b  # exact: two 11-bit significands
-        s = np.zeros(trials, dtype=np.float16)
-        for j in range(k):
-            s = (s.astype(np.float64) + p[:, j]).astype(np.float16)
-        exact = np.array([math.fsum(row) for row in p])
-        out.append(float(np.max(np.abs(s.astype(np.float64) - exact) / np.abs(p).sum(axis=1))))
+        s = sequential_sums(p, lambda x: x.astype(np.float16).astype(np.float64))
+        out.append(float(np.max(np.abs(s - exact_sums(p)) / np.abs(p).sum(axis=1))))
     return out
 
 
@@ -947,13 +965,6 @@ def _():
 
 
 # ---- 21: a tensor core's block adder ------------------------------------------------------------
-def round_bits(x, p, truncate=False):
-    """x (float64) to p significant bits, to nearest with ties to even or toward zero (no value
-    here nears a format's range, so the exponent is unbounded)."""
-    m, e = np.frexp(x)
-    return np.ldexp((np.trunc if truncate else np.rint)(np.ldexp(m, p)), e - p)
-
-
 @functools.lru_cache(maxsize=None)
 def block_adder_errors(seed, lengths=(256, 65536), trials=16, block=16, extra=2):
     """The scenario's dot sweep redone in NumPy: bfloat16 N(0,1) vectors, their exact products
@@ -967,14 +978,10 @@ def block_adder_errors(seed, lengths=(256, 65536), trials=16, block=16, extra=2)
     for k in lengths:
         bf = lambda: rng.standard_normal((trials, k)).astype(ml_dtypes.bfloat16).astype(np.float64)  # noqa: E731
         prod = bf() * bf()  # exact: two 8-bit significands
-        exact = np.array([math.fsum(row) for row in prod])
+        exact = exact_sums(prod)
         scale = np.abs(prod).sum(axis=1)
-        errors = []
-        for truncate in (False, True):
-            s = np.zeros(trials)
-            for j in range(k):
-                s = round_bits(s + prod[:, j], 24, truncate)
-            errors.append(s)
+        errors = [sequential_sums(prod, functools.partial(round_bits, p=24, truncate=truncate))
+                  for truncate in (False, True)]
         for truncate in (True, False):
             s = np.zeros(trials)
             for j in range(0, k, block):
@@ -982,7 +989,7 @@ def block_adder_errors(seed, lengths=(256, 65536), trials=16, block=16, extra=2)
                 top = np.frexp(np.abs(terms).max(axis=1))[1] - 1  # the largest term in [2^top, 2^(top+1))
                 quantum = np.ldexp(1.0, top - 23 - extra)[:, None]
                 kept = np.trunc(terms / quantum) * quantum  # exact: powers of two, and dropping bits
-                s = round_bits(np.array([math.fsum(row) for row in kept]), 24, truncate)
+                s = round_bits(exact_sums(kept), 24, truncate)
             errors.append(s)
         out[k] = [float(np.max(np.abs(e - exact) / scale)) for e in errors]
     return out
@@ -1074,14 +1081,9 @@ def float16_family_errors(seed, k=4096, trials=64):
     a = rng.standard_normal((trials, k)).astype(np.float32).astype(np.float64)
     b = rng.standard_normal((trials, k)).astype(np.float32).astype(np.float64)
     prod = a * b  # exact: two 24-bit significands
-    exact = np.array([math.fsum(row) for row in prod])
-    out = []
-    for p in (11, 10, 9, 8):
-        s = np.zeros(trials)
-        for j in range(k):
-            s = round_bits(s + prod[:, j], p)
-        out.append(float(np.mean(np.abs(s - exact))))
-    return out
+    exact = exact_sums(prod)
+    return [float(np.mean(np.abs(sequential_sums(prod, functools.partial(round_bits, p=p)) - exact)))
+            for p in (11, 10, 9, 8)]
 
 
 SEEDS_22 = range(1, 9)
