@@ -261,9 +261,8 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
                   "preferred_element_type of float32 for result type of " +
                       std::string(name(r)) + ".",
                   picked + "; float32 has fewer bits, which dot_general refuses for non-float types.");
-  return returns(DType::float32, picked + "; each input is converted to float32 as it is (not to " +
-                                     std::string(name(r)) + " first), and the product accumulates and returns float32" +
-                                     (info(r).kind == DTypeKind::Complex ? " (the imaginary part is dropped)." : "."));
+  // The recorded tables hold dtypes (jax.eval_shape), not how XLA converts the inputs or sums.
+  return returns(DType::float32, picked + "; with preferred_element_type=float32 the product is float32 all the same.");
 }
 
 std::string overflow_path(Op op, bool first) {

@@ -161,7 +161,7 @@ Outcome evaluate_on_devices(Op op, Operand a, Operand b, std::optional<DType> bi
   if (op == Op::Conv1d || op == Op::Conv2d) {
     const ConvShape given = shape ? *shape : default_conv_shape(op);
     if (auto st = check_conv_shape(op, given); !st)
-      return Outcome{std::nullopt, "precision-lab", st.error(), "PyTorch checks the shapes before the dtypes."};
+      return Outcome{std::nullopt, "precision-lab", st.error(), kConvShapeFirstRule};
     return convolution(op, a, b, bias, r, given, a_device, b_device);
   }
   auto [kernel, args] = matrix_kernel(op, bias.has_value(), a_device, b_device);

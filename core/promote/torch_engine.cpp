@@ -260,8 +260,10 @@ Common common_dtype(std::span<const Operand> ops, Release r) {
     rule =
         "A Python scalar does not change a zero-dim tensor's dtype unless its category "
         "is higher.";
-  else if (wrapped && result == scalar_participates_as(ops.back().dtype) && !dim && !zero)
-    rule = "Python scalars alone take the default dtypes: bool, int64, float32, complex64.";
+  else if (wrapped && !dim && !zero)
+    rule =
+        "Python scalars alone take the default dtype of their highest category (bool < integer < "
+        "float < complex): bool, int64, float32, complex64.";
   else if ((dim || zero) && wrapped && (is_floating(result) || is_complex(result)) &&
            std::none_of(ops.begin(), ops.end(),
                         [&](auto& o) { return o.kind != OperandKind::Scalar && o.dtype == result; }))
@@ -477,6 +479,9 @@ std::string onednn_reason(DType input, Release r) {
 const std::string kConvMismatchRule =
     "Convolutions never promote: input, weight and bias must share a dtype (the famous "
     "'Input type and weight type should be the same').";
+const std::string kConv1dV1MismatchRule =
+    "Convolutions never promote: input and weight must share a dtype (PyTorch 1.13's conv1d on the CPU "
+    "never checked the bias's).";
 
 Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, Release r, const ConvShape& shape) {
   const std::string& mismatch_rule = kConvMismatchRule;
@@ -517,7 +522,7 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
     return {input, same};
   }
   require_kernel("slow_conv2d_cpu", input, is_1_13(r) ? kSlowConvTypesV1 : kSlowConvTypes, r);
-  require_data_type(input, weight, mismatch_rule);
+  require_data_type(input, weight, conv1d_v1 ? kConv1dV1MismatchRule : mismatch_rule);
   if (conv1d_v1 && bias && *bias != input)
     return {input,
             "PyTorch 1.13's conv1d on the CPU never checked the bias dtype: input and "
@@ -691,8 +696,7 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
     }
     if (op == Op::Conv1d || op == Op::Conv2d) {
       const ConvShape given = shape ? *shape : default_conv_shape(op);
-      if (auto st = check_conv_shape(op, given); !st)
-        raise("precision-lab", st.error(), "PyTorch checks the shapes before the dtypes.");
+      if (auto st = check_conv_shape(op, given); !st) raise("precision-lab", st.error(), kConvShapeFirstRule);
       return convolution(op, a.dtype, b.dtype, bias, r, given);
     }
     return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt, r);

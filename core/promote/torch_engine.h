@@ -76,9 +76,12 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias = std::n
 
 // The shapes the recorded golden tables use: input (1, 1, 3[, 3]), weight (1, 1, 2[, 2]).
 ConvShape default_conv_shape(Op op);
-// Why PyTorch would refuse these shapes before any dtype check (wrong rank, channels that do
-// not match, a kernel larger than the input), as an error.
+// Why PyTorch would refuse these shapes before the weight's dtype check (wrong rank, channels
+// that do not match, a kernel larger than the input), as an error.
 Status check_conv_shape(Op op, const ConvShape& s);
+// The rule beside check_conv_shape's error.
+inline constexpr const char* kConvShapeFirstRule =
+    "PyTorch checks the shapes before the weight's dtype (a bias of another dtype it refuses before the shapes).";
 // The shapes as a person types them -- "2,3,8,8" for the input and the weight, empty for the
 // default side -- with groups and threads when given, the defaults filled in and the whole
 // checked. A text that is not a shape is named by its label ("--a-shape: ..."); shapes PyTorch

@@ -54,12 +54,13 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
     case MatmulPrecision::Highest:
       out.rule =
           "\"highest\" keeps float32 products in float32 -- but cuDNN's own TF32 switch is "
-          "on by default, so float32 convolutions on a GPU still run in TF32.";
+          "on by default, so cuDNN may still run float32 convolutions on a GPU in TF32 (it picks the kernels).";
       break;
     case MatmulPrecision::High:
       out.rule =
           "\"high\" lets float32 products run on TF32 tensor cores (10 mantissa bits in "
-          "the inputs, float32 accumulation).";
+          "the inputs; sums of float32's 24 bits, cut toward zero 16 products at a time, as the "
+          "accumulation probe recorded on H100 and H200).";
       break;
     case MatmulPrecision::Medium:
       out.rule = is_1_13(r) ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
@@ -83,8 +84,13 @@ std::vector<std::string> describe_internals(std::string_view setting, std::strin
   const bool conv = op.starts_with("conv");
   std::vector<std::string> lines;
   lines.push_back("under torch.set_float32_matmul_precision(\"" + std::string(setting) + "\"):");
-  lines.push_back("  CUDA (compute capability >= 8.0): the float32 operands run as " +
-                  std::string(name(conv ? in.cuda_conv : in.cuda_matmul)) + ", float32 accumulation");
+  const DType cuda = conv ? in.cuda_conv : in.cuda_matmul;
+  // cuDNN chooses a convolution's kernels, TF32 only allowed; the accumulation probe recorded
+  // cuBLAS's TF32 products.
+  lines.push_back("  CUDA (compute capability >= 8.0): the float32 operands " +
+                  (cuda != DType::tf32 ? "run as " + std::string(name(cuda)) + ", float32 accumulation"
+                   : conv              ? std::string("may run as tf32 (cuDNN picks its kernels)")
+                                       : std::string("run as tf32, summed to float32's 24 bits, cut toward zero")));
   if (!conv) lines.push_back("  CPU: " + std::string(name(in.cpu_matmul)) + " -- " + in.cpu_condition);
   lines.push_back("  " + in.rule);
   std::string flags = "  flags:";

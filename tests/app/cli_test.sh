@@ -396,7 +396,9 @@ check promote-bad-version 2 'no torch engine for version 1.7' -- "$PL" promote -
 check promote-version-not-a-prefix-of-a-number 2 'no torch engine for version 1.1 ' -- \
   "$PL" promote --framework-version 1.1 float32 float32
 check promote-precision-high 0 'CUDA \(compute capability >= 8.0\): the float32 operands run as tf32' -- "$PL" promote --op linear --matmul-precision high float32 float32
-check promote-precision-conv 0 'float32 convolutions on a GPU still run in TF32' -- "$PL" promote --op conv2d --matmul-precision highest float32 float32
+check promote-precision-conv 0 'cuDNN may still run float32 convolutions on a GPU in TF32' -- "$PL" promote --op conv2d --matmul-precision highest float32 float32
+check promote-precision-conv-high 0 'the float32 operands may run as tf32 \(cuDNN picks its kernels\)' -- "$PL" promote --op conv2d --matmul-precision high float32 float32
+check promote-precision-high-sums 0 'run as tf32, summed to float32.s 24 bits, cut toward zero' -- "$PL" promote --op mm --matmul-precision high float32 float32
 check promote-precision-113 0 'CPU: float32 -- PyTorch 1.13 has no' -- "$PL" promote --framework-version 1.13 --op mm --matmul-precision medium float32 float32
 check promote-precision-json 0 '"mkldnn.matmul.fp32_precision": "bf16"' -- "$PL" promote --op mm --matmul-precision medium --json float32 float32
 check promote-precision-bad 2 'must be highest, high or medium' -- "$PL" promote --op mm --matmul-precision low float32 float32

@@ -96,6 +96,17 @@ TEST(JaxTexts, AFixSaysTheDtypeTheArrayHolds) {
   EXPECT_EQ(complex[0].effect, "x becomes jnp.float32, its imaginary part dropped");
 }
 
+// Bug: matmul_f32acc's rule said how XLA converts the inputs and sums ("each input is converted to
+// float32 as it is"), which the recorded tables (dtypes from jax.eval_shape) do not show.
+TEST(JaxTexts, MatmulF32AccSaysOnlyTheDtype) {
+  const Engine* e = find_engine("jax");
+  ASSERT_NE(e, nullptr);
+  const Outcome o = e->evaluate(Query{"matmul_f32acc", {DType::bfloat16}, {DType::float16}, std::nullopt});
+  ASSERT_EQ(o.result, DType::float32) << o.message;
+  EXPECT_EQ(o.rule.find("as it is"), std::string::npos) << o.rule;
+  EXPECT_NE(o.rule.find("preferred_element_type=float32"), std::string::npos) << o.rule;
+}
+
 // A weak Python scalar adopts the array's dtype only where the bound is that dtype: float16 and a
 // Python complex give complex64 (jnp.add(jnp.zeros(2, jnp.float16), 2.5+1j).dtype, JAX 0.10.2),
 // not the array's float16, and the rule must not say it adopts that.
@@ -170,9 +181,8 @@ TEST(JaxTexts, WhatTheTraceGivesButTheCpuCannotRunIsSaid) {
   const Outcome int8 = jax::evaluate(x32, jax::Op::MatmulF32Acc, {DType::int8}, {DType::uint8});
   ASSERT_TRUE(int8.ok());
   EXPECT_EQ(int8.rule.find("custom element sizes"), std::string::npos);
-  // The type rule picks int8 by signedness, but each input is converted to float32 as it is: a
-  // uint8 200 stays 200 (JAX gives [[200.]] for int8 1 times uint8 200).
-  EXPECT_NE(int8.rule.find("then signedness): int8; each input is converted to float32 as it is"), std::string::npos)
+  // The type rule picks int8 by signedness; the product is float32 all the same.
+  EXPECT_NE(int8.rule.find("then signedness): int8; with preferred_element_type=float32"), std::string::npos)
       << int8.rule;
   const Outcome drop = jax::evaluate(x32, jax::Op::Astype, {DType::complex64}, {DType::float32});
   EXPECT_NE(drop.rule.find("drops the imaginary part"), std::string::npos) << drop.rule;

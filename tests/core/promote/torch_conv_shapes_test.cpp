@@ -104,5 +104,17 @@ TEST(TorchConvShapes, RefusesShapesPyTorchRefuses) {
   EXPECT_NE(check_conv_shape(Op::Conv1d, {{0, 1, 2}, {1, 1, 1}}).error().find("from 1"), std::string::npos);
 }
 
+// Bug: refused shapes said "PyTorch checks the shapes before the dtypes"; PyTorch 2.15 refuses a
+// bias of another dtype first (conv2d of a 2-channel input with a 1-channel weight and a float64
+// bias raises the bias's dtype error), and checks the weight's dtype after the shapes.
+TEST(TorchConvShapes, RefusedShapesSayWhichDtypeCheckComesFirst) {
+  Query q{"conv2d", {DType::float32}, {DType::float32}, std::nullopt};
+  q.conv = ConvShape{{1, 2, 8, 8}, {1, 1, 3, 3}};
+  const Outcome o = find_engine("torch")->evaluate(q);
+  EXPECT_EQ(o.error_type, "precision-lab");
+  EXPECT_EQ(o.rule.find("before the dtypes"), std::string::npos) << o.rule;
+  EXPECT_NE(o.rule.find("before the weight's dtype"), std::string::npos) << o.rule;
+}
+
 }  // namespace
 }  // namespace pl::promote

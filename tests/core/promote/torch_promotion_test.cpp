@@ -385,6 +385,44 @@ TEST(TorchPromotion, AnIntegerIntoAComplexDtypeSaysWhatItsRealPartLoses) {
   EXPECT_NE(o.rule.find("16777217 becomes 16777216"), std::string::npos) << o.rule;
 }
 
+// Bug: two Python scalars whose first has the higher category, as add(2.5, 2), were said to give
+// "the smallest that holds both (torch.float32)", which a Python float holding 2 is not: the
+// result is the default dtype of the float category (PyTorch 2.15: torch.add(2.5, 2) is a
+// float32 tensor), as when the higher one comes second.
+TEST(TorchPromotion, PythonScalarsAloneTakeTheDefaultDtypeWhicheverComesFirst) {
+  const Engine* e = find_engine("torch");
+  ASSERT_NE(e, nullptr);
+  const Operand f{DType::float64, OperandKind::Scalar}, i{DType::int64, OperandKind::Scalar},
+      b{DType::bool_, OperandKind::Scalar}, z{DType::complex128, OperandKind::Scalar};
+  for (const auto& [x, y, want] : {std::tuple{f, i, DType::float32},
+                                   {i, f, DType::float32},
+                                   {f, b, DType::float32},
+                                   {z, f, DType::complex64},
+                                   {f, z, DType::complex64}}) {
+    const Outcome o = e->evaluate(Query{"add", x, y, std::nullopt});
+    EXPECT_EQ(o.result, want);
+    EXPECT_EQ(o.rule.find("holds both"), std::string::npos) << o.rule;
+    EXPECT_NE(o.rule.find("Python scalars alone take the default dtype"), std::string::npos) << o.rule;
+  }
+}
+
+// Bug: 1.13's conv1d on the CPU, which never checked the bias's dtype (recorded), said on a
+// weight mismatch that "input, weight and bias must share a dtype".
+TEST(TorchPromotion, Conv1dOf113SaysOnlyInputAndWeightMustShareADtype) {
+  const Engine* e = find_engine("torch1.13");
+  ASSERT_NE(e, nullptr);
+  const Outcome o = e->evaluate(Query{"conv1d", {DType::float32}, {DType::float64}, DType::float16});
+  EXPECT_EQ(o.error_type, "RuntimeError");
+  EXPECT_EQ(o.rule.find("and bias must share"), std::string::npos) << o.rule;
+  EXPECT_NE(o.rule.find("never checked the bias"), std::string::npos) << o.rule;
+  const Outcome accepted = e->evaluate(Query{"conv1d", {DType::float32}, {DType::float32}, DType::float16});
+  EXPECT_EQ(accepted.result, DType::float32);
+  // 2.15 checks the bias first, and says all three.
+  const Outcome now =
+      find_engine("torch")->evaluate(Query{"conv1d", {DType::float32}, {DType::float64}, DType::float16});
+  EXPECT_NE(now.rule.find("input, weight and bias must share"), std::string::npos) << now.rule;
+}
+
 // A float tensor and a complex zero-dim tensor give the tensor's complex counterpart: float32 and
 // a complex128 1e300+1j give complex64 (inf+nanj, recorded from PyTorch 2.15 by a reviewer). The
 // rule said PyTorch "picks the smallest that holds both", which complex64 does not.
@@ -839,6 +877,11 @@ TEST(EngineDescription, PlacementConfigurationAutocast) {
   EXPECT_EQ(placement_of("cuda, autocast float16"), "cuda");
   EXPECT_EQ(autocast_of("cuda, autocast float16"), "autocast float16");
   EXPECT_EQ(autocast_of("cpu, oneDNN off"), "");
+  // Bug: torch-onednn was said to model any "cpu with AVX-512"; it was recorded with oneDNN held
+  // to AVX512_CORE, and on a CPU with AVX512-FP16 PyTorch 2.15 runs float16 convolutions in
+  // oneDNN as well (which is why gen_torch_conv_shapes.py holds oneDNN to AVX512_CORE).
+  EXPECT_EQ(find_engine("torch-onednn")->device, "cpu with AVX-512 but no AVX512-FP16 (oneDNN bfloat16)");
+  EXPECT_EQ(placement_of(find_engine("torch-onednn")->device), "cpu");
   // Placed operands name their devices; a configuration stays in the heading.
   EXPECT_EQ(engine_heading(*find_engine("torch-cuda"), true), "torch 2.15.0");
   EXPECT_EQ(engine_heading(*find_engine("torch-cuda"), false), "torch 2.15.0 (cuda)");
