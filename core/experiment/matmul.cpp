@@ -582,12 +582,18 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   // library's tensor cores add 16-bit products with truncation and fp8 ones in about 14 bits
   // between float32 promotions (the accumulation probe's record on H100 and H200), so the device
   // can pass the bound, and the note says so rather than the bound seeming broken.
+  const DType in = product_dtype(c.input, c.input_scaling), w = product_dtype(c.weight, c.weight_scaling);
   const auto wide = [](DType t) { return t == DType::float32 || t == DType::float64; };
+  const auto fp8 = [](DType t) { return is_float(t) && value_bits(t) <= 8; };
   if (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float32 && r.product_backend != "cpu" &&
-      !(wide(product_dtype(c.input, c.input_scaling)) && wide(product_dtype(c.weight, c.weight_scaling))))
+      !(wide(in) && wide(w)))
     r.bound_note =
-        "the bound is the float32 model's: the GPU library's tensor cores add these products with truncation and "
-        "fewer bits (recorded by the accumulation probe on H100 and H200), so its error can pass it";
+        std::string("the bound is the float32 model's: ") +
+        (fp8(in) || fp8(w) ? "the GPU library's tensor cores keep about 14 bits of these float8 products' partial sums "
+                             "between float32 promotions"
+                           : "the GPU library's tensor cores add these products 16 at a time, each block's sum cut "
+                             "toward zero to float32's 24 bits") +
+        " (recorded by the accumulation probe on H100 and H200), so its error can pass it";
   const BoundInputs bound{
       abs_prod, abs_prod_slack, c.bias ? std::span<const double>(o.qbias.values) : std::span<const double>(),
       n,        r.bounds,       abs};

@@ -225,10 +225,10 @@ void FormatsPanel::draw_integer_table() {
       "%s as a float64 array cast to each integer dtype. Both casts drop the fraction toward zero. They differ "
       "for a value the dtype cannot hold. The C cast keeps the low bits of a 32- or 64-bit conversion (300.0 "
       "into int8 is 44), as NumPy's astype of a one-element array does on x86-64. Longer arrays take NumPy's and "
-      "PyTorch's vectorised loops, which give other values past uint32's range cast to uint32; PyTorch's .to() "
-      "also differs for some values past int32's range cast to uint8. The saturating cast clamps to the dtype's "
-      "range (300.0 into int8 is 127) and turns NaN into 0. bool is neither: any nonzero value, NaN included, is "
-      "true in both.",
+      "PyTorch's vectorised loops, which can give other values for NaN and past uint32's range cast to uint32; "
+      "PyTorch's .to() also differs for some values past int32's range cast to uint8. The saturating cast clamps "
+      "to the dtype's range (300.0 into int8 is 127) and turns NaN into 0. bool is neither: any nonzero value, NaN "
+      "included, is true in both.",
       value_text_);
   if (compact_ && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", about.c_str());
   if (!open) return;

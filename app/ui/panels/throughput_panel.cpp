@@ -301,9 +301,10 @@ void ThroughputPanel::draw_method_note() const {
                        "measures emulation on this CPU, not what hardware with native support reaches.");
   else
     wrapped_text_colored({0.95f, 0.8f, 0.35f, 1},
-                       "On the GPU each dtype runs cuBLASLt's own kernel for it (tensor cores where the GPU has "
-                       "them), timed by CUDA events; a row whose method says \"values as float32\" or \"on the "
-                       "CPU\" is emulated or was not run on the GPU.");
+                         "On the GPU each dtype runs cuBLASLt's own kernel for it (float32 on the CUDA cores, as "
+                         "CUBLAS_COMPUTE_32F asks; the others on tensor cores where the GPU has them), timed by "
+                         "CUDA events; a row whose method says \"values as float32\" or \"on the "
+                         "CPU\" is emulated or was not run on the GPU.");
 }
 
 std::string ThroughputPanel::datasheet() const {

@@ -29,9 +29,9 @@ bool draw_overflow_combo(const char* label, Overflow* o) {
   const bool changed = ImGui::Combo(label, &index, overflows, kOverflowCount);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "Beyond the largest finite value: the format's own rule (IEEE formats -> inf,\n"
-        "fn/fnuz -> NaN, fp6/fp4 saturate), clamp to max finite, or never saturate\n"
-        "(Inf, else NaN; fp6/fp4 have neither and still clamp).");
+        "Beyond the largest finite value: this app's default for the format, as ml_dtypes casts\n"
+        "(IEEE formats -> inf, fn/fnuz -> NaN, fp6/fp4 saturate; PyTorch saturates float8 instead),\n"
+        "clamp to max finite, or never saturate (Inf, else NaN; fp6/fp4 have neither and still clamp).");
   if (changed) *o = static_cast<Overflow>(index);
   return changed;
 }
