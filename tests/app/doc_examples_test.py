@@ -3,11 +3,13 @@
 
 Every `$ precision-lab ...` line of an indented block (with its `\\` continuations) is run, in a
 scratch folder that sees the repository's tests/ and assets/ (so what the command writes lands
-there), and every line shown under it, but `...` and `#` comments, must be a line of what it
-printed (stdout and stderr together), in the order shown. Figures in a column headed `seconds`
-are timings: that column is not compared.
+there), and every line shown under it, blank lines within the block included, but `...` and `#`
+comments, must be a line of what it printed (stdout and stderr together), in the order shown.
+Figures in a column headed `seconds` are timings: that column is not compared, down to the
+next blank line.
 
-Run: python3 doc_examples_test.py PRECISION_LAB ROOT [FILE.md...]  (default: README.md, docs/*.md)
+Run: python3 doc_examples_test.py PRECISION_LAB ROOT [FILE.md...]
+(the files relative to ROOT; default: README.md and docs/*.md)
 """
 import glob
 import os
@@ -35,12 +37,20 @@ def examples(path):
             i += 1
             command = command[:-1] + " " + lines[i].strip()
         command = COMMENT.sub("", command)
-        shown = []
+        shown = []  # "" marks a blank line within the block
         i += 1
-        while i < len(lines) and lines[i].startswith("    ") and not PROMPT.match(lines[i]):
-            text = lines[i][4:].rstrip()
-            if text.strip() != "..." and not text.lstrip().startswith("#"):
-                shown.append(text)
+        while i < len(lines) and not PROMPT.match(lines[i]):
+            if not lines[i].strip():  # the block goes on past a blank line to its next indented one
+                ahead = next((line for line in lines[i:] if line.strip()), "")
+                if not ahead.startswith("    ") or PROMPT.match(ahead):
+                    break
+                shown.append("")
+            elif not lines[i].startswith("    "):
+                break
+            else:
+                text = lines[i][4:].rstrip()
+                if text.strip() != "..." and not text.lstrip().startswith("#"):
+                    shown.append(text)
             i += 1
         yield start, shlex.split(command), shown
 
@@ -56,6 +66,9 @@ def missing_lines(shown, printed):
     """The first shown line not found, in order, among the printed lines; None when all are."""
     at, timed = 0, False
     for want in shown:
+        if not want:
+            timed = False
+            continue
         timed = timed or want.split()[-1:] == ["seconds"]
         while at < len(printed) and not same(want, printed[at], timed and want.split()[-1:] != ["seconds"]):
             at += 1
