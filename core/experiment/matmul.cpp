@@ -578,22 +578,32 @@ Status analyse(const MatmulConfig& c, const RunOperands& o, Workers& workers, Ma
   else
     r.bounds =
         with_roundings_after(accumulation_bounds(c.accumulate, k, exact), epilogue_steps + (int32 ? 1 : 0), epilogue_u);
-  // The BLAS model's bound is float32's, for a library that adds as float32 does; on a GPU the
-  // library's tensor cores add 16-bit products with truncation and fp8 ones in about 14 bits
-  // between float32 promotions (the accumulation probe's record on H100 and H200), so the device
+  // The BLAS model's bound is float32's, for a library that adds as float32 does. cuBLASLt runs
+  // float32, and the pairs it takes as float32 values, on the CUDA cores (PEDANTIC), which do; its
+  // tensor cores add otherwise (the accumulation probe's records on H100 and H200), so the device
   // can pass the bound, and the note says so rather than the bound seeming broken.
   const DType in = product_dtype(c.input, c.input_scaling), w = product_dtype(c.weight, c.weight_scaling);
   const auto wide = [](DType t) { return t == DType::float32 || t == DType::float64; };
-  const auto fp8 = [](DType t) { return is_float(t) && value_bits(t) <= 8; };
+  const auto float8 = [](DType t) { return is_float(t) && value_bits(t) == 8; };
+  const auto half = [](DType t) { return t == DType::float16 || t == DType::bfloat16; };
   if (c.accumulate.kind == AccumKind::Blas && c.accumulate.format == DType::float32 && r.product_backend != "cpu" &&
-      !(wide(in) && wide(w)))
-    r.bound_note =
-        std::string("the bound is the float32 model's: ") +
-        (fp8(in) || fp8(w) ? "the GPU library's tensor cores keep about 14 bits of these float8 products' partial sums "
-                             "between float32 promotions"
-                           : "the GPU library's tensor cores add these products 16 at a time, each block's sum cut "
-                             "toward zero to float32's 24 bits") +
-        " (recorded by the accumulation probe on H100 and H200), so its error can pass it";
+      !(wide(in) && wide(w)) && r.product_method.find("values as float32") == std::string::npos) {
+    std::string how;
+    if (float8(in) || float8(w))
+      how =
+          "the GPU library's tensor cores keep about 14 bits of these float8 products' partial sums between float32 "
+          "promotions (the accumulation probe's record on H100 and H200)";
+    else if (in == DType::tf32 || w == DType::tf32)
+      how =
+          "the GPU library's tensor cores keep these tf32 products' sums to float32's 24 bits, truncated (the "
+          "accumulation probe's directed tests on H100 and H200; how the adder groups them is not modelled)";
+    else if (half(in) && half(w))
+      how =
+          "the GPU library's tensor cores add these products 16 at a time, each block's sum cut toward zero to "
+          "float32's 24 bits (the accumulation probe's record on H100 and H200)";
+    else how = "no accumulation probe recorded how the GPU library adds these products";
+    r.bound_note = "the bound is the float32 model's: " + how + ", so its error can pass it";
+  }
   const BoundInputs bound{
       abs_prod, abs_prod_slack, c.bias ? std::span<const double>(o.qbias.values) : std::span<const double>(),
       n,        r.bounds,       abs};

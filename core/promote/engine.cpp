@@ -189,7 +189,7 @@ const std::vector<Engine>& registry() {
         torch::has_dtype, torch_spell, torch_autocast_cpu_evaluate);
     // Recorded with oneDNN held to AVX512_CORE: a CPU with AVX512-FP16 runs float16 convolutions in
     // oneDNN too (gen_torch_conv_shapes.py).
-    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 but no AVX512-FP16 (oneDNN bfloat16)", torch_ops,
+    add("torch-onednn", "torch", torch::kVersion, "cpu with AVX-512 but no AVX512-FP16, oneDNN bfloat16", torch_ops,
         kScalars, "to", "model", torch::has_dtype, torch_spell, torch_cpu_evaluate<torch::Release::V2_15_OneDnnBf16>,
         Device::Cpu);
     add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16", torch_ops,

@@ -696,6 +696,10 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
     }
     if (op == Op::Conv1d || op == Op::Conv2d) {
       const ConvShape given = shape ? *shape : default_conv_shape(op);
+      // PyTorch refuses a bias of another dtype before the shapes (2.15: conv2d of a 2-channel
+      // input, a 1-channel weight and a float64 bias raises the bias's error); 1.13's conv1d
+      // never checked it.
+      if (!(is_1_13(r) && op == Op::Conv1d)) check_conv_bias(a.dtype, bias, kConvMismatchRule);
       if (auto st = check_conv_shape(op, given); !st) raise("precision-lab", st.error(), kConvShapeFirstRule);
       return convolution(op, a.dtype, b.dtype, bias, r, given);
     }

@@ -79,9 +79,9 @@ ConvShape default_conv_shape(Op op);
 // Why PyTorch would refuse these shapes before the weight's dtype check (wrong rank, channels
 // that do not match, a kernel larger than the input), as an error.
 Status check_conv_shape(Op op, const ConvShape& s);
-// The rule beside check_conv_shape's error.
-inline constexpr const char* kConvShapeFirstRule =
-    "PyTorch checks the shapes before the weight's dtype (a bias of another dtype it refuses before the shapes).";
+// The rule beside check_conv_shape's error (a bias of another dtype PyTorch refuses before the
+// shapes, and the engines check it first).
+inline constexpr const char* kConvShapeFirstRule = "PyTorch checks the shapes before the weight's dtype.";
 // The shapes as a person types them -- "2,3,8,8" for the input and the weight, empty for the
 // default side -- with groups and threads when given, the defaults filled in and the whole
 // checked. A text that is not a shape is named by its label ("--a-shape: ..."); shapes PyTorch

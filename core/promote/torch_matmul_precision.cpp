@@ -59,8 +59,8 @@ Float32Internals float32_internals(MatmulPrecision p, Release r) {
     case MatmulPrecision::High:
       out.rule =
           "\"high\" lets float32 products run on TF32 tensor cores (10 mantissa bits in "
-          "the inputs; sums of float32's 24 bits, cut toward zero 16 products at a time, as the "
-          "accumulation probe recorded on H100 and H200).";
+          "the inputs; cuBLAS's sums kept to float32's 24 bits, truncated, in the accumulation probe's "
+          "directed tests on H100 and H200).";
       break;
     case MatmulPrecision::Medium:
       out.rule = is_1_13(r) ? "\"medium\" acts like \"high\" in PyTorch 1.13: TF32 on CUDA, nothing on the CPU."
@@ -90,7 +90,7 @@ std::vector<std::string> describe_internals(std::string_view setting, std::strin
   lines.push_back("  CUDA (compute capability >= 8.0): the float32 operands " +
                   (cuda != DType::tf32 ? "run as " + std::string(name(cuda)) + ", float32 accumulation"
                    : conv              ? std::string("may run as tf32 (cuDNN picks its kernels)")
-                                       : std::string("run as tf32, summed to float32's 24 bits, cut toward zero")));
+                                       : std::string("run as tf32, summed to float32's 24 bits, truncated")));
   if (!conv) lines.push_back("  CPU: " + std::string(name(in.cpu_matmul)) + " -- " + in.cpu_condition);
   lines.push_back("  " + in.rule);
   std::string flags = "  flags:";

@@ -182,9 +182,9 @@ void FormatsPanel::draw_value_table() {
     }
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(flags_short(r.flags).c_str());
-    // Past the largest the table shows the format's rule; PyTorch's float8_e4m3fn cast saturates
-    // where that rule (and ml_dtypes) gives NaN. A NaN into a format without one is a zero of its
-    // sign, where ml_dtypes gives the other sign's.
+    // Past the largest the table shows this app's default for the format (ml_dtypes' cast);
+    // PyTorch's float8_e4m3fn cast saturates where that default gives NaN. A NaN into a format without one is a zero of
+    // its sign, where ml_dtypes gives the other sign's.
     if (ImGui::IsItemHovered()) {
       if (const std::string who = past_largest_note(formats_[i].dtype, r, "\n  "); !who.empty())
         ImGui::SetTooltip("past the largest finite, the frameworks' own casts, as recorded:\n  %s", who.c_str());
@@ -216,7 +216,7 @@ bool FormatsPanel::integer_marked() const { return marked_ && !is_float(*marked_
 
 // The value in each integer dtype: a float64 array holding it, cast. The C cast column is what
 // NumPy's astype prints for an array of one element on x86-64; NumPy's and PyTorch's vectorised
-// loops (an array of 64) differ past uint32's range into uint32, and PyTorch's .to() also for some
+// loops (an array of 64) differ for NaN and past uint32's range into uint32, and PyTorch's .to() also for some
 // values past int32's range into uint8 (IntConvertGolden compares it with their recorded casts);
 // the saturating one clamps.
 void FormatsPanel::draw_integer_table() {

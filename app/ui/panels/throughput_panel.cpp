@@ -295,15 +295,16 @@ void ThroughputPanel::draw_controls() {
 // pane that scrolls: above it, its three lines of large type would leave the figure a strip.
 void ThroughputPanel::draw_method_note() const {
   if (device_.find("(cuda") == std::string::npos)
-    wrapped_text_colored({0.95f, 0.8f, 0.35f, 1},
-                       "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
-                       "dtype is emulated (rounded values in float32 sgemm, int8 in an integer kernel), so its rate "
-                       "measures emulation on this CPU, not what hardware with native support reaches.");
+    wrapped_text_colored(
+        {0.95f, 0.8f, 0.35f, 1},
+        "On the CPU only float64 and float32 run in the library's own arithmetic: every narrower "
+        "dtype is emulated (rounded values in float32 sgemm, int8 as exact sums in dgemm), so its rate "
+        "measures emulation on this CPU, not what hardware with native support reaches.");
   else
     wrapped_text_colored({0.95f, 0.8f, 0.35f, 1},
                          "On the GPU each dtype runs cuBLASLt's own kernel for it (float32 on the CUDA cores, as "
-                         "CUBLAS_COMPUTE_32F asks; the others on tensor cores where the GPU has them), timed by "
-                         "CUDA events; a row whose method says \"values as float32\" or \"on the "
+                         "CUBLAS_COMPUTE_32F_PEDANTIC asks; the others on tensor cores where the GPU has them), "
+                         "timed by CUDA events; a row whose method says \"values as float32\" or \"on the "
                          "CPU\" is emulated or was not run on the GPU.");
 }
 

@@ -30,7 +30,7 @@ bool draw_overflow_combo(const char* label, Overflow* o) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Beyond the largest finite value: this app's default for the format, as ml_dtypes casts\n"
-        "(IEEE formats -> inf, fn/fnuz -> NaN, fp6/fp4 saturate; PyTorch saturates float8 instead),\n"
+        "(IEEE formats -> inf, fn/fnuz -> NaN, fp6/fp4 saturate; PyTorch saturates float8_e4m3fn),\n"
         "clamp to max finite, or never saturate (Inf, else NaN; fp6/fp4 have neither and still clamp).");
   if (changed) *o = static_cast<Overflow>(index);
   return changed;

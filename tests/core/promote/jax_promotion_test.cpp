@@ -104,7 +104,7 @@ TEST(JaxTexts, MatmulF32AccSaysOnlyTheDtype) {
   const Outcome o = e->evaluate(Query{"matmul_f32acc", {DType::bfloat16}, {DType::float16}, std::nullopt});
   ASSERT_EQ(o.result, DType::float32) << o.message;
   EXPECT_EQ(o.rule.find("as it is"), std::string::npos) << o.rule;
-  EXPECT_NE(o.rule.find("preferred_element_type=float32"), std::string::npos) << o.rule;
+  EXPECT_NE(o.rule.find("preferred_element_type=float32 makes the product float32"), std::string::npos) << o.rule;
 }
 
 // A weak Python scalar adopts the array's dtype only where the bound is that dtype: float16 and a
@@ -182,7 +182,7 @@ TEST(JaxTexts, WhatTheTraceGivesButTheCpuCannotRunIsSaid) {
   ASSERT_TRUE(int8.ok());
   EXPECT_EQ(int8.rule.find("custom element sizes"), std::string::npos);
   // The type rule picks int8 by signedness; the product is float32 all the same.
-  EXPECT_NE(int8.rule.find("then signedness): int8; with preferred_element_type=float32"), std::string::npos)
+  EXPECT_NE(int8.rule.find("then signedness): int8; preferred_element_type=float32 makes"), std::string::npos)
       << int8.rule;
   const Outcome drop = jax::evaluate(x32, jax::Op::Astype, {DType::complex64}, {DType::float32});
   EXPECT_NE(drop.rule.find("drops the imaginary part"), std::string::npos) << drop.rule;

@@ -114,6 +114,11 @@ TEST(TorchConvShapes, RefusedShapesSayWhichDtypeCheckComesFirst) {
   EXPECT_EQ(o.error_type, "precision-lab");
   EXPECT_EQ(o.rule.find("before the dtypes"), std::string::npos) << o.rule;
   EXPECT_NE(o.rule.find("before the weight's dtype"), std::string::npos) << o.rule;
+  // The bias's dtype first, as PyTorch 2.15 raises it for these shapes.
+  const Outcome biased =
+      find_engine("torch")->evaluate(Query{"conv2d", {DType::float32}, {DType::float32}, DType::float64, q.conv});
+  EXPECT_EQ(biased.error_type, "RuntimeError");
+  EXPECT_EQ(biased.message, "Input type (float) and bias type (double) should be the same");
 }
 
 }  // namespace

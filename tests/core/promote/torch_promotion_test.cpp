@@ -880,7 +880,7 @@ TEST(EngineDescription, PlacementConfigurationAutocast) {
   // Bug: torch-onednn was said to model any "cpu with AVX-512"; it was recorded with oneDNN held
   // to AVX512_CORE, and on a CPU with AVX512-FP16 PyTorch 2.15 runs float16 convolutions in
   // oneDNN as well (which is why gen_torch_conv_shapes.py holds oneDNN to AVX512_CORE).
-  EXPECT_EQ(find_engine("torch-onednn")->device, "cpu with AVX-512 but no AVX512-FP16 (oneDNN bfloat16)");
+  EXPECT_EQ(find_engine("torch-onednn")->device, "cpu with AVX-512 but no AVX512-FP16, oneDNN bfloat16");
   EXPECT_EQ(placement_of(find_engine("torch-onednn")->device), "cpu");
   // Placed operands name their devices; a configuration stays in the heading.
   EXPECT_EQ(engine_heading(*find_engine("torch-cuda"), true), "torch 2.15.0");
