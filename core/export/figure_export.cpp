@@ -622,8 +622,35 @@ std::optional<PixelColumns> raster_columns(cairo_t* cr) {
 
 namespace {
 
+// A marker: a measurement's filled dot; a dashed series' ring and a dotted series' cross (a bound
+// or an estimate at one length of a dot sweep), which the dot would make read as one more
+// measurement (scenarios 08 and 22, `dot --k 4096`).
+void draw_marker(cairo_t* cr, double x, double y, double fs, bool dashed, bool dotted) {
+  cairo_new_sub_path(cr);
+  if (!dashed && !dotted) {
+    cairo_arc(cr, x, y, 3.5 * fs, 0, 2 * M_PI);
+    cairo_fill(cr);
+    return;
+  }
+  cairo_save(cr);
+  cairo_set_dash(cr, nullptr, 0, 0);
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+  cairo_set_line_width(cr, 1.8 * fs);
+  if (dotted) {
+    const double r = 3.2 * fs;
+    cairo_move_to(cr, x - r, y - r);
+    cairo_line_to(cr, x + r, y + r);
+    cairo_move_to(cr, x - r, y + r);
+    cairo_line_to(cr, x + r, y - r);
+  } else {
+    cairo_arc(cr, x, y, 3.5 * fs, 0, 2 * M_PI);
+  }
+  cairo_stroke(cr);
+  cairo_restore(cr);
+}
+
 // A line (solid, dashed or dotted) or points; a line's point with no drawable neighbour has no segment
-// to show it (a bound that exists at one length of a dot sweep only): it gets a dot.
+// to show it (a bound that exists at one length of a dot sweep only): it gets a marker.
 void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Plot& p, std::vector<PointLabel>& labels,
                          std::vector<LabelBox>& markers, std::vector<LabelSegment>& lines) {
   const double fs = p.fs;
@@ -662,19 +689,7 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
     }
     const double px = xs[i], py = ys[i];
     if (s.kind == SeriesKind::Points) {
-      cairo_new_sub_path(cr);
-      cairo_arc(cr, px, py, 3.5 * fs, 0, 2 * M_PI);
-      if (s.dashed) {
-        // A dashed series' lone value (a bound that exists at one K only) is a ring: drawn as the
-        // measurements' dot, it would read as one more measurement (scenarios 08 and 22).
-        cairo_save(cr);
-        cairo_set_dash(cr, nullptr, 0, 0);
-        cairo_set_line_width(cr, 1.8 * fs);
-        cairo_stroke(cr);
-        cairo_restore(cr);
-      } else {
-        cairo_fill(cr);
-      }
+      draw_marker(cr, px, py, fs, s.dashed, s.dotted);
       const double r = 3.5 * fs + 1;  // (and a pixel for its edge)
       markers.push_back({px - r, py - r, px + r, py + r});
       if (i < s.point_labels.size()) labels.push_back({s.point_labels[i], px, py});
@@ -693,6 +708,11 @@ void draw_line_or_points(cairo_t* cr, const Figure& f, const Series& s, const Pl
   cairo_set_dash(cr, nullptr, 0, 0);
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
   for (const auto& [px, py] : isolated) {
+    if (s.dashed || s.dotted) {
+      draw_marker(cr, px, py, fs, s.dashed, s.dotted);
+      continue;
+    }
+    cairo_new_sub_path(cr);
     cairo_arc(cr, px, py, 2.5 * fs, 0, 2 * M_PI);
     cairo_fill(cr);
   }
@@ -769,8 +789,7 @@ void draw_legend(cairo_t* cr, const Figure& f, const PlotLayout& l, double fs) {
       cairo_set_line_width(cr, 0.8);
       cairo_stroke(cr);
     } else if (dot) {  // markers: one marker, as they are drawn
-      cairo_arc(cr, lx + 9 * fs, ly, 3.5 * fs, 0, 2 * M_PI);
-      cairo_fill(cr);
+      draw_marker(cr, lx + 9 * fs, ly, fs, dashed, dotted);
     } else {
       cairo_set_line_width(cr, (width > 0 ? width : 2) * fs);
       set_line_pattern(cr, dashed, dotted, fs);

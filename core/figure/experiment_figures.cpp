@@ -121,7 +121,13 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   };
   // (A framework's cast to the stored dtype rounds to nearest.)
   for (DType t : stored_in) line(t, experiment::unit_roundoff(t, Rounding::NearestEven), " (stored in first)", 6);
-  if (is_float(c.input)) line(c.input, experiment::unit_roundoff(c.input, c.cast.rounding), "", 4);
+  // The inputs' and the weights' (named apart where they differ: a float32 input beside float8
+  // weights showed float32's u alone, near the float8 rounding's bars).
+  const bool apart = c.input != c.weight;
+  if (is_float(c.input))
+    line(c.input, experiment::unit_roundoff(c.input, c.cast.rounding), apart ? " (inputs)" : "", 4);
+  if (is_float(c.weight))
+    line(c.weight, experiment::unit_roundoff(c.weight, c.cast.rounding), apart ? " (weights)" : "", 4);
   switch (a.kind) {
     case experiment::AccumKind::Int32:
       line(DType::float32, experiment::unit_roundoff(DType::float32, Rounding::NearestEven),
@@ -159,6 +165,9 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   const experiment::MatmulBoundNames named = experiment::matmul_bound_names(r);
   const bool gamma = experiment::rounds_at_each_addition(c.accumulate.kind);
   if (!std::isfinite(r.bounds.deterministic)) bound.subtitle += "; no deterministic bound (" + named.none_when + ")";
+  // (A device library's adder is not the model's: the figure says so where the table does, or a
+  // bar past the line would read as a broken bound.)
+  if (!r.bound_note.empty()) bound.subtitle += "; " + r.bound_note;
   const std::string at = " at K = " + std::to_string(c.k) + ": ";
   // A Kahan sum's estimate is its bound: one line, named for both (two lines at one x would hide
   // the first under the second).
@@ -313,6 +322,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // gamma_K exists only while K u < 1: a bound at some lengths only says where it ends, one at a
   // single length is a marker (a one-point line draws nothing), and one at none says so.
   bool any_bound = false, any_estimate = false, per_term = true, bound_dot = false, gamma_k = true;
+  bool estimate_cross = false;  // an estimate at one length: a cross (figure_export.cpp's marker)
   // Where each model's bound ends, grouped so one clause names every model that ends alike:
   // "gamma_K exists while K u < 1, so it is drawn at none of these K for bf16; only at K = 256 for
   // e6m9 and e7m8; up to K = 1024 for f16" (one clause a model would overrun two lines at 1280 px;
@@ -334,6 +344,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
       e.y.clear();
     }
     if (!e.y.empty()) any_estimate = true, per_term &= experiment::rounds_at_each_addition(kinds[i]);
+    estimate_cross |= e.y.size() == 1;
     Series& b = f.series[4 * i + 2];
     std::vector<double> at;
     for (size_t k = 0; k < b.x.size(); ++k)
@@ -341,7 +352,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
     any_bound |= !at.empty();
     // (the models whose bound is gamma_K itself)
     gamma_k &= at.empty() || experiment::rounds_at_each_addition(kinds[i]);
-    if (at.size() == b.x.size()) continue;
+    if (at.size() == b.x.size()) {
+      bound_dot |= at.size() == 1;  // a sweep of one length: the bound is a lone ring
+      continue;
+    }
     ends_gamma_k &= experiment::rounds_at_each_addition(kinds[i]);
     auto k_text = [](double k) { return std::to_string(static_cast<long long>(k)); };
     if (at.empty()) {
@@ -385,7 +399,8 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
                         key,
                         true});
   if (any_estimate) {
-    f.series.push_back({per_term ? "estimate sqrt(K) u (dotted)" : "estimate: each m u of the bound as sqrt(m) u (dotted)",
+    const std::string pattern = estimate_cross ? " (dotted; cross: one K)" : " (dotted)";
+    f.series.push_back({(per_term ? "estimate sqrt(K) u" : "estimate: each m u of the bound as sqrt(m) u") + pattern,
                         SeriesKind::Line,
                         {},
                         {},

@@ -18,6 +18,7 @@
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/spec/matmul_json.h"
 #include "core/experiment/throughput_run.h"
+#include "core/figure/experiment_figures.h"
 #include "core/figure/throughput_figures.h"
 #include "tests/core/stub_backend.h"
 #include "tests/core/test_util.h"
@@ -190,6 +191,12 @@ TEST(MatmulBackend, ADevicesLibraryProductSaysTheBoundIsTheModels) {
   // between promotions for float8 products alone.
   EXPECT_EQ(gpu->bound_note.find("fewer bits"), std::string::npos) << gpu->bound_note;
   EXPECT_NE(gpu->bound_note.find("16 at a time"), std::string::npos) << gpu->bound_note;
+  // Bug: the bound figure drew its gamma_K line with no word of the device's adder.
+  const auto figures = figure::matmul_figures(*gpu);
+  const auto bound_fig = std::find_if(figures.begin(), figures.end(),
+                                      [](const figure::Figure& f) { return f.name == "arithmetic-vs-bound"; });
+  ASSERT_NE(bound_fig, figures.end());
+  EXPECT_NE(bound_fig->subtitle.find(gpu->bound_note), std::string::npos) << bound_fig->subtitle;
   EXPECT_NE(bounds_line(*gpu).find("; the bound is the float32 model's"), std::string::npos) << bounds_line(*gpu);
   EXPECT_TRUE(gpu->backend_note.empty()) << gpu->backend_note;  // (it ran where it was asked to)
   c.input = c.weight = DType::float8_e4m3fn;

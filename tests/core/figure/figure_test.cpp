@@ -177,6 +177,26 @@ TEST(Figures, AFixMarksTheUnitRoundoffOfTheDtypeItsDataWasStoredIn) {
   EXPECT_EQ(f16->value, std::ldexp(1.0, -11));
 }
 
+// Bug: the attribution figure marked the inputs' unit roundoff alone: float32 inputs beside
+// float8_e4m3fn weights showed "u f32" only, where the input rounding's bars sit near float8's.
+TEST(Figures, TheAttributionMarksTheWeightsUnitRoundoffToo) {
+  experiment::MatmulConfig c;
+  c.m = c.n = 8;
+  c.k = 64;
+  c.input = DType::float32;
+  c.weight = DType::float8_e4m3fn;
+  c.weight_scaling.kind = experiment::ScalingKind::PerTensor;
+  auto r = experiment::run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  const Figure attr = matmul_figures(*r).front();
+  std::vector<std::string> labels;
+  for (const Annotation& a : attr.annotations) labels.push_back(a.label);
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "u f32 (inputs)"), labels.end())
+      << ::testing::PrintToString(labels);
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "u e4m3fn (weights)"), labels.end())
+      << ::testing::PrintToString(labels);
+}
+
 // Bug: Ctrl-C during a command's figures was seen only after the last was drawn (many seconds at
 // --size 3000x3000 --dpi 300, then thrown away with the folder). Once an interrupt is noted, a
 // figure is not drawn and nothing is written.
@@ -462,6 +482,36 @@ TEST(Figures, ALinesSharpTurnDrawsNothingPastItsPoint) {
   const int x = static_cast<int>(std::lround(l.x.to_pixel(1.0))), y = static_cast<int>(std::lround(l.y.to_pixel(1.5)));
   EXPECT_TRUE(drawn.dark(x, y + 3));  // the line, under its top (grid lines are light)
   for (int dy = 3; dy < 14; ++dy) EXPECT_FALSE(drawn.dark(x, y - dy)) << dy << " px above the point";
+}
+
+// Bug: a sweep of one length (`dot --k 4096`) drew each model's bound and estimate, one value
+// each, as the measurements' filled dot, so float64's bound read as its error, and the key said
+// "(dashed)" and "(dotted)" of marks that were neither. The bound is a ring, the estimate a cross,
+// and the key says so.
+TEST(Figures, ASweepOfOneLengthDrawsItsBoundAsARingAndItsEstimateAsACross) {
+  experiment::DotSweepConfig c;
+  c.lengths = {4096};
+  c.trials = 2;
+  c.models = {*experiment::parse_accumulation("f32:sequential")};
+  Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  ASSERT_EQ(f.series.size(), 6u);  // measured, points, bound, estimate, and the two keys
+  EXPECT_EQ(f.series[4].label, "gamma_K (dashed; ring: one K)");
+  EXPECT_EQ(f.series[5].label, "estimate sqrt(K) u (dotted; cross: one K)");
+  // Drawn alone: a ring and a cross leave their centres unpainted; the old dot filled them.
+  f.series[0].y = f.series[1].y = {std::numeric_limits<double>::quiet_NaN()};
+  const PlotLayout l = layout_figure(f, 900, 550);
+  const Drawn drawn(f, 900, 550);
+  for (size_t s : {2u, 3u}) {
+    const int x = static_cast<int>(std::lround(l.x.to_pixel(f.series[s].x[0])));
+    const int y = static_cast<int>(std::lround(l.y.to_pixel(f.series[s].y[0])));
+    const uint32_t centre = drawn.pixel(x, y + (s == 2 ? 0 : 2));  // (a grid line may pass there)
+    EXPECT_TRUE(((centre >> 16) & 0xff) > 200 && ((centre >> 8) & 0xff) > 200 && (centre & 0xff) > 200)
+        << f.series[s].label << std::hex << " " << centre;
+    size_t painted = 0;
+    for (int dy = -5; dy <= 5; ++dy)
+      for (int dx = -5; dx <= 5; ++dx) painted += (drawn.pixel(x + dx, y + dy) & 0xffffff) != 0xffffff;
+    EXPECT_GT(painted, 8u) << f.series[s].label;  // but something is drawn there
+  }
 }
 
 // Bug: bars on a log axis grew from its floor (0.1), so a 1x speed-up looked like a solid bar and
