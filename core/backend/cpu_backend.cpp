@@ -109,6 +109,9 @@ class CpuBackend final : public Backend {
     if (!c) return Error{c.error()};
     ProductRun run{std::move(c).value(), experiment::describe(s.accumulate), 0};
     if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
+    // (int32 sums are OpenBLAS's dgemm on the integers, exact below 2^53, then wrapped: gemm.cpp.)
+    else if (s.accumulate.kind == experiment::AccumKind::Int32)
+      run.method += " (exact in OpenBLAS's dgemm, wrapped to int32: " + blas::describe(blas::info()) + ")";
     else run.method += " (own kernels, " + threads_text(allowed_threads(0)) + ")";
     run.method += no_fast_accumulation(s);
     return run;

@@ -134,7 +134,7 @@ std::string product_method(DType dtype) {
   const std::string core = "OpenBLAS, core " + blas::info().core;
   if (!product_emulated(dtype)) return std::string(dtype == DType::float64 ? "dgemm" : "sgemm") + " (" + core + ")";
   if (!is_float(dtype))
-    return std::string(name(dtype)) + " products in a wrapping int32 sum (Precision Lab's kernel; emulation)";
+    return std::string(name(dtype)) + " products summed exactly in dgemm, wrapped to int32 (" + core + "; emulation)";
   return std::string(name(dtype)) + " values in sgemm (" + core + "; emulation)";
 }
 

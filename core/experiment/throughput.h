@@ -75,7 +75,7 @@ Expected<double> time_product(const ProductBench& b, const std::atomic<bool>* ca
 // One sample from `timed_once`, which runs and times one product: where that product took under
 // kWarmBeforeSample, it ran untimed and the sample is a second run's time. OpenBLAS parks its
 // threads between calls, and in a round of dtypes the one timed after another kernel paid for
-// waking them: float32, timed after int8's own kernel, came out 15-25% slower at n = 256 than
+// waking them: float32, timed after int8's dgemm, came out 15-25% slower at n = 256 than
 // the same sgemm on bfloat16 values timed right after it. Longer products are timed once.
 inline constexpr double kWarmBeforeSample = 0.05;
 Expected<double> sample_seconds(const std::function<Expected<double>()>& timed_once);

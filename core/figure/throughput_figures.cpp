@@ -20,10 +20,11 @@ void add_dtype_category(Figure& f, DType t) {
 std::string subtitle(const ThroughputContext& c) {
   const std::string what = std::to_string(c.n) + "^3 products on " + c.device;
   if (!c.gpu)
-    // (int8 runs an integer kernel, not float32 arithmetic; "the library" would read as Precision Lab.)
+    // (int8's integer sums run in dgemm, exact, not in float32 arithmetic; "the library" would read
+    // as Precision Lab.)
     return what +
            "; float64/float32 are OpenBLAS's dgemm/sgemm, narrower dtypes are emulated on this CPU "
-           "(floats in float32 arithmetic, int8 in an integer kernel), not hardware speed";
+           "(floats in float32 arithmetic, int8 as exact sums in dgemm wrapped to int32), not hardware speed";
   if (c.emulated.empty()) return what + ", CUDA events; every dtype in the GPU's own arithmetic";
   std::string list;
   for (DType t : c.emulated) list += (list.empty() ? "" : ", ") + std::string(name(t));

@@ -455,6 +455,10 @@ TEST(Matmul, FourBitOperandsTakeTheirRecipesAndInt32SumsTakeNoGroups) {
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r->compared, c.m * c.n);
   EXPECT_NE(r->weight_report.recipe.find("int4"), std::string::npos) << r->weight_report.recipe;
+  // Bug: the method said "own kernels"; int32 sums run in OpenBLAS's dgemm, exact, then wrap.
+  EXPECT_EQ(r->product_method.find("own kernels"), std::string::npos) << r->product_method;
+  EXPECT_NE(r->product_method.find("exact in OpenBLAS's dgemm, wrapped to int32"), std::string::npos)
+      << r->product_method;
   c.weight = DType::uint4;
   c.weight_scaling.kind = ScalingKind::GroupAsymmetric;
   EXPECT_NE(check(c).error().find("a group's float16 scale multiplies them"), std::string::npos) << check(c).error();
