@@ -175,6 +175,16 @@ void print_stages(const char* what, const experiment::StageTimes& s) {
       s.abs_product * 1e3, s.statistics * 1e3, s.heat_map * 1e3);
 }
 
+// --backend cuda asks for the GPU's timings: with no GPU to run on, every op exits 1 (the CPU's
+// would be printed under the GPU's name), after the input is checked.
+int refuse_missing_gpu(BackendChoice backend) {
+  if (backend != BackendChoice::Cuda) return kExitOk;
+  auto opened = open_backend(backend);
+  if (opened) return kExitOk;
+  std::fprintf(stderr, "error: %s\n", opened.error().c_str());
+  return kExitFailed;  // the device, not the input
+}
+
 int run_matmul_bench(const BenchArgs& a) {
   const int reps = a.reps_given ? a.reps : 5;
   // Every setup checked before anything is timed.
@@ -193,7 +203,13 @@ int run_matmul_bench(const BenchArgs& a) {
                                 {"threads", a.threads}};
       auto spec = experiment::matmul_spec_from_json(j);
       if (!spec) {  // (said with the options that made it: the file's keys were never given)
-        std::fprintf(stderr, "error: bench --op matmul, %s at %zu^3: %s\n", dtype.c_str(), n, spec.error().c_str());
+        const std::string why = in_option_terms(spec.error(), {{"m", "--sizes"},
+                                                               {"n", "--sizes"},
+                                                               {"k", "--sizes"},
+                                                               {"input", "--dtypes"},
+                                                               {"weight", "--dtypes"},
+                                                               {"output", "--dtypes"}});
+        std::fprintf(stderr, "error: bench --op matmul, %s at %zu^3: %s\n", dtype.c_str(), n, why.c_str());
         return kExitBadInput;
       }
       if (auto st = experiment::check(spec->config); !st) {
@@ -212,6 +228,7 @@ int run_matmul_bench(const BenchArgs& a) {
         }
       runs.emplace_back(dtype, spec->config);
     }
+  if (const int st = refuse_missing_gpu(a.backend); st != kExitOk) return st;
   nlohmann::json rows = nlohmann::json::array();
   const std::string library = [&] {
     const ThreadLimit limit(static_cast<unsigned>(a.threads));  // what the timed calls use
@@ -295,6 +312,7 @@ int run_throughput_bench(const BenchArgs& a) {
     std::fprintf(stderr, "error: --seconds must lie in (0, 3600]\n");
     return kExitBadInput;
   }
+  if (const int st = refuse_missing_gpu(a.backend); st != kExitOk) return st;
   std::atomic<bool> stop{false};
   experiment::ThroughputHistory history;
   const auto t0 = std::chrono::steady_clock::now();

@@ -171,9 +171,13 @@ Status not_a_whole_number(int argc, char** argv) {
       "--seed",     "--elements", "--reps",          "--trials", "--threads", "--m",      "--n",
       "--rows",     "--cols",     "--layers",        "--width",  "--batch",   "--radius", "--steps",
       "--features", "--samples",  "--torch-threads", "--groups", "--look-at"};
-  return first_option_problem(argc, argv, [](std::string_view name, std::string_view value) -> Status {
-    if (value.empty() || std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) == std::end(kWholeNumbers))
-      return {};
+  // (matmul's --k is one length; dot's is a list of them, which dot checks.)
+  const bool one_k = argc > 1 && std::string_view(argv[1]) == "matmul";
+  return first_option_problem(argc, argv, [one_k](std::string_view name, std::string_view value) -> Status {
+    const bool whole_option =
+        std::find(std::begin(kWholeNumbers), std::end(kWholeNumbers), name) != std::end(kWholeNumbers) ||
+        (one_k && name == "--k");
+    if (value.empty() || !whole_option) return {};
     const Status whole = whole_number(value);
     return whole.ok() ? whole : Error{std::string(name) + ": " + whole.error()};
   });

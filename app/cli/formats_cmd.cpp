@@ -48,7 +48,9 @@ Runner add_formats(CLI::App& app) {
         if (*json) rows.push_back(j);
         else
           std::printf("%-20s %4d %s\n", std::string(row.name).c_str(), value_bits(row.id),
-                      row.kind == DTypeKind::Complex ? "complex (two floats)" : "integer");
+                      row.kind == DTypeKind::Complex ? "complex (two floats)"
+                      : row.kind == DTypeKind::Bool  ? "bool (false or true)"
+                                                     : "integer");
       }
     }
     if (*json) std::cout << rows.dump(2) << "\n";

@@ -68,13 +68,15 @@ Runner add_matmul(CLI::App& app) {
   drawn_only.push_back(
       app.add_option("--data", a->data, "distribution of drawn inputs: " + experiment::distribution_names()));
   drawn_only.push_back(app.add_option("--weight-data", a->weight_data, "distribution of drawn weights"));
-  app.add_option("--seed", a->seed, "seed of the drawn operands");
+  CLI::Option* const seed_option =
+      app.add_option("--seed", a->seed, "seed of the drawn operands, a drawn bias and a delayed recipe's history");
   app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");
   app.add_flag("--high-precision", a->high, "double-double reference even for narrow dtypes");
   app.add_option("--out", a->out, "write the result to this .npy (narrow dtypes as raw codes)");
   app.add_option("--save", a->save,
-                 "write result.json, setup.json, histograms.csv and the figures into this folder (whole or not at "
-                 "all; an existing folder must be empty)");
+                 "write result.json, setup.json, histograms.csv and the figures into this folder (--framework's "
+                 "call raising: setup.json, framework.json, the fixes' figure and each fix in fix-N/; whole or not "
+                 "at all; an existing folder must be empty)");
   app.add_flag("--force", a->force, "replace a non-empty --save folder as a whole, and an existing --out file");
   app.add_flag("--json", a->json, "machine-readable results");
   app.add_option("--framework", a->framework,
@@ -85,7 +87,7 @@ Runner add_matmul(CLI::App& app) {
                      "CPU, with a note");
   app.add_flag("--fast-accum", a->fast_accumulation, "float8 products on CUDA: the tensor cores' fast accumulation");
   app.add_option("--threads", a->threads, "CPU threads the run may use, OpenBLAS's included (default 0: all cores)");
-  return [a, drawn_only]() {
+  return [a, drawn_only, seed_option]() {
     if (a->force && a->save.empty() && a->out.empty()) {
       std::fprintf(stderr, "error: --force replaces the folder --save or the file --out names: give one\n");
       return kExitBadInput;
@@ -141,6 +143,18 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
+    // With files the seed still draws a bias not read from a file and a delayed recipe's history;
+    // with none of them it would change nothing, and is refused as the other drawn options are.
+    const auto delayed = [](const experiment::Scaling& r) {
+      return r.kind == experiment::ScalingKind::PerTensorDelayed;
+    };
+    if ((!a->a.empty() || !a->b.empty()) && seed_option->count() > 0 && !(s.config.bias && a->bias.empty()) &&
+        !delayed(s.config.input_scaling) && !delayed(s.config.weight_scaling)) {
+      std::fprintf(stderr,
+                   "error: --seed is for drawn operands, a drawn bias and a delayed recipe's history: with --a and "
+                   "--b and none of the others it changes nothing\n");
+      return kExitBadInput;
+    }
     if (!a->save.empty())
       if (const int st = output_problem(a->save, a->force,
                                         {io::tensor_file(a->a), io::tensor_file(a->b), io::tensor_file(a->bias)}))

@@ -66,7 +66,10 @@ Runner add_accumulation_probe(CLI::App& app) {
   auto a = std::make_shared<ProbeArgs>();
   add_backend_option(app, &a->backend, "the backend probed (default auto); cuda with no GPU to probe exits 1");
   app.add_option("--dtype", a->dtype, "input dtype of the probed product (default float16)");
-  app.add_option("--accumulate", a->accumulate, "the library model probed: f32:blas (default), f16:blas, f64:blas");
+  app.add_option(
+      "--accumulate", a->accumulate,
+      "the library model probed: f32:blas (default), f16:blas, f64:blas (another model probes Precision Lab's "
+      "own emulation of it)");
   app.add_flag("--fast-accum", a->fast, "float8 on CUDA: cuBLASLt's fast accumulation");
   app.add_option("--check-model", a->check_models,
                  "instead of the probes: how many elements of a random product this model reproduces bit for bit "

@@ -370,8 +370,9 @@ int promote(const PromoteArgs& a) {
 Runner add_promote(CLI::App& app) {
   auto args = std::make_shared<PromoteArgs>();
   app.add_option("--framework", args->framework, "Framework: " + promote::engine_names());
-  app.add_option("--framework-version", args->version,
-                 "Release of the framework to reproduce, by prefix (torch: 2.15, 1.13; numpy: 2, 1)");
+  app.add_option(
+      "--framework-version", args->version,
+      "Release of the framework to reproduce, by prefix (torch: 2.15, 1.13, and 2.11 with --device cuda; numpy: 2, 1)");
   app.add_option("--device", args->device, "Device whose behaviour to reproduce (cpu, cuda)");
   app.add_option("--matmul-precision", args->matmul_precision,
                  "torch: what a float32 product computes in under "

@@ -50,7 +50,9 @@ Runner add_roundtrip(CLI::App& app) {
   const std::vector<CLI::Option*> shape{
       app.add_option("--rows", a->rows, "rows (channels, for per-channel recipes)"),
       app.add_option("--cols", a->cols, "values per row (MX / NVFP4 blocks run along rows)")};
-  app.add_option("--input", a->input, "a 2-D tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1]");
+  app.add_option(
+      "--input", a->input,
+      "a tensor from FILE.npy or FILE.safetensors:NAME[@R0:R1,C0:C1], as rows of its last dimension (1-D: one row)");
   CLI::Option* seed_option = app.add_option("--seed", a->seed, "seed");
   add_backend_option(app, &a->backend,
                      "where the elements are rounded (default cpu; scales, counts and statistics are the CPU's); "
@@ -76,6 +78,11 @@ Runner add_roundtrip(CLI::App& app) {
     if (!s) return bad("--scaling " + a->scaling + ": " + s.error());
     c.scaling = *s;
     if (!parse_rounding(a->rounding.c_str(), &c.cast.rounding)) return bad("unknown rounding '" + a->rounding + "'");
+    // (The window keeps one rounding for every dtype and says an integer's is nearest-even; asked
+    // for on the command line, another would be ignored and printed as if used, so cast's refusal.)
+    if (!is_float(c.dtype) && c.cast.rounding != Rounding::NearestEven)
+      return bad("--rounding " + a->rounding + " is for float dtypes: " + a->dtype +
+                 "'s values round to nearest, ties to even");
     if (!parse_overflow(a->overflow.c_str(), &c.cast.overflow))
       return bad("unknown overflow policy '" + a->overflow + "'");
     auto d = experiment::parse_distribution(a->data);

@@ -231,11 +231,15 @@ check bench-matmul 0 'bfloat16 +64 ' -- "$PL" bench --op matmul --dtypes bfloat1
 check bench-matmul-json 0 '"blas_calls"' -- "$PL" bench --op matmul --sizes 32 --reps 1 --accumulate f16:sequential --json
 check bench-matmul-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op matmul --dtypes nope
 check bench-matmul-threads 0 'core [A-Za-z0-9]+, 1 thread' -- "$PL" bench --op matmul --sizes 64 --reps 1 --threads 1
-check bench-matmul-threads-range 2 "'threads': must be an integer from 0" -- "$PL" bench --op matmul --sizes 64 --threads 99999
-check bench-matmul-bad-size 2 "'m': must be a positive integer" -- "$PL" bench --op matmul --sizes 0
+# Bug: these named the experiment file's keys ('threads', 'm'), which the command line never gave.
+check bench-matmul-threads-range 2 "bfloat16 at 64.3: --threads: must be an integer from 0" -- "$PL" bench --op matmul --sizes 64 --threads 99999
+check bench-matmul-bad-size 2 "bfloat16 at 0.3: --sizes: must be a positive integer" -- "$PL" bench --op matmul --sizes 0
 check bench-matmul-huge-size 2 'm = 16777217: every dimension must lie' -- "$PL" bench --op matmul --sizes 16777217
 # Bug: --sizes' items were converted as they came, so -1 and 2^64 + 1 wrapped (to 2^64 - 1 and 1).
 check bench-sizes-negative 2 "'-1' is not a whole number" -- "$PL" bench --op matmul --sizes 8,-1
+# Bug: matmul's --k was left out of the whole-number options: 2^64 + 1 was "not a positive integer".
+check matmul-k-past-64-bits 2 "--k: .18446744073709551617. is not a whole number" -- "$PL" matmul --k 18446744073709551617
+check dot-k-list-still-taken 0 "4096" -- "$PL" dot --k 256,4096 --trials 2
 check bench-sizes-past-64-bits 2 "'18446744073709551617' is not a whole number" -- "$PL" bench --op matmul --sizes 18446744073709551617
 check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ \([0-9.]+-[0-9.]+\) +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --backend cpu --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
 check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --backend cpu --dtypes float16 --sizes 32 --seconds 0.2 --json
@@ -398,7 +402,7 @@ check promote-version-not-a-prefix-of-a-number 2 'no torch engine for version 1.
 check promote-precision-high 0 'CUDA \(compute capability >= 8.0\): the float32 operands run as tf32' -- "$PL" promote --op linear --matmul-precision high float32 float32
 check promote-precision-conv 0 'cuDNN may still run float32 convolutions on a GPU in TF32' -- "$PL" promote --op conv2d --matmul-precision highest float32 float32
 check promote-precision-conv-high 0 'the float32 operands may run as tf32 \(cuDNN picks its kernels\)' -- "$PL" promote --op conv2d --matmul-precision high float32 float32
-check promote-precision-high-sums 0 'run as tf32, summed to float32.s 24 bits, cut toward zero' -- "$PL" promote --op mm --matmul-precision high float32 float32
+check promote-precision-high-sums 0 'run as tf32, summed to float32.s 24 bits, truncated' -- "$PL" promote --op mm --matmul-precision high float32 float32
 check promote-precision-113 0 'CPU: float32 -- PyTorch 1.13 has no' -- "$PL" promote --framework-version 1.13 --op mm --matmul-precision medium float32 float32
 check promote-precision-json 0 '"mkldnn.matmul.fp32_precision": "bf16"' -- "$PL" promote --op mm --matmul-precision medium --json float32 float32
 check promote-precision-bad 2 'must be highest, high or medium' -- "$PL" promote --op mm --matmul-precision low float32 float32
@@ -517,6 +521,9 @@ check matmul-files-drawn-data 2 "--weight-data is for drawn operands" -- "$PL" m
 check matmul-empty-slice 2 "nothing after '@': give ROWS,COLS" -- \
   "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@"
 check matmul-files-seed-draws-bias 0 '\+ bias float32' -- "$PL" matmul --linear --seed 3 --bias-dtype float32 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
+# Bug: --seed with files and nothing drawn changed nothing (not even --rounding stochastic, whose
+# stream is the cast's own), and was not refused as the other drawn-only options are.
+check matmul-files-seed-changes-nothing 2 "--seed is for drawn operands, a drawn bias and a delayed recipe.s history" -- "$PL" matmul --linear --seed 3 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
 check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
 # Bug: an input of NaNs read as an exact round trip ("max |e| 0.000e+00 ... SQNR 0.0 dB"): the
 # statistics take only the elements whose original and round trip are both finite.
@@ -541,6 +548,11 @@ echo '{"experiment": "roundtrip", "dtype": "float16", "input_file": "'"$IO/f64.n
 check run-roundtrip-input-seed 2 "'seed': is for drawn values" -- "$PL" run "$TMP/rt-seed.json" --out "$TMP/rt-seed"
 check roundtrip-int-overflow 2 "an overflow policy is for float formats: int8's values are clamped" -- \
   "$PL" roundtrip --dtype int8 --scaling per-tensor --overflow no-saturate
+# Bug: an integer dtype ignored --rounding and reported it ("round trip through int8 (per-channel,
+# rtz)", "rounding": "rtz" in the JSON) with the statistics of nearest-even.
+check roundtrip-int-rounding 2 "--rounding rtz is for float dtypes: int8.s values round to nearest, ties to even" -- \
+  "$PL" roundtrip --rows 4 --cols 64 --dtype int8 --scaling per-channel --rounding rtz
+check roundtrip-int-rounding-rne 0 "round trip through int8" -- "$PL" roundtrip --rows 4 --cols 64 --dtype int8 --scaling per-channel --rounding rne
 echo '{"experiment": "sum", "b": "float16"}' >"$TMP/sum-b.json"
 check run-sum-b 2 "'b': is for a dot product" -- "$PL" run "$TMP/sum-b.json" --out "$TMP/sum-b"
 echo '{"experiment": "linear", "m": 4, "n": 4, "k": 4, "bias_data": "uniform"}' >"$TMP/bias-data.json"
@@ -672,6 +684,12 @@ if needed run-backend-cuda-fallback run-backend-cuda-json matmul-backend-cuda-fa
   check matmul-backend-cuda-fallback 0 'note: +cuda unavailable: .*the product ran on the CPU' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cuda
   check mlp-backend-cuda-fallback 0 'note: cuda unavailable: .*the product ran on the CPU' -- "$PL" mlp --layers 2 --width 16 --batch 4 --backend cuda
   check scan-backend-cuda-fallback 0 'note: cuda unavailable: .*the CPU rounded the values' -- "$PL" scan "$CKPT" --backend cuda --candidates bfloat16
+fi
+# Bug: bench's matmul and throughput timed the CPU under --backend cuda with no GPU, exiting 0 (the
+# JSON said "backend": "cuda"); its help says every op exits 1 there, as convert and product did.
+if needed bench-matmul-cuda-no-gpu bench-throughput-cuda-no-gpu && no_gpu; then
+  check bench-matmul-cuda-no-gpu 1 'error: .*cuda' -- "$PL" bench --op matmul --sizes 16 --reps 1 --backend cuda
+  check bench-throughput-cuda-no-gpu 1 'error: .*cuda' -- "$PL" bench --op throughput --sizes 16 --seconds 0.1 --backend cuda
 fi
 check matmul-backend-cpu 0 '"product_backend": "cpu"' -- "$PL" matmul --m 16 --n 16 --k 16 --backend cpu --json
 check matmul-backend-bad 2 "'tpu': expected cpu, cuda or auto" -- "$PL" matmul --m 16 --n 16 --k 16 --backend tpu
