@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
@@ -317,6 +318,7 @@ int run_throughput_bench(const BenchArgs& a) {
   experiment::ThroughputHistory history;
   const auto t0 = std::chrono::steady_clock::now();
   std::map<DType, std::pair<std::string, bool>> methods;  // what ran each dtype, emulated or not
+  std::set<DType> cpu_timed;                              // the dtypes a GPU could not run, timed on the CPU
   auto ok = experiment::sample_throughput(
       dtypes, n, stop,
       [&](const experiment::ThroughputSample& s) {
@@ -331,6 +333,7 @@ int run_throughput_bench(const BenchArgs& a) {
       {}, a.backend,
       [&](const experiment::ProductBench& b) {
         methods[b.dtype] = {b.method, b.emulated};
+        if (b.backend == BackendChoice::Cpu) cpu_timed.insert(b.dtype);
       });
   if (!ok) {
     std::fprintf(stderr, "error: %s\n", ok.error().c_str());
@@ -341,14 +344,15 @@ int run_throughput_bench(const BenchArgs& a) {
   const std::string& device = where.name;
   const std::string backend(backend_choice_name(where.backend));
   const experiment::RateUnit unit = experiment::rate_unit(gpu);
-  std::vector<DType> emulated;
+  std::vector<DType> emulated, on_cpu;
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json)
     std::printf("%-16s %8s %24s  %s\n", "dtype", "samples",
                 (experiment::rate_axis_name(unit, dtypes) + " (quartiles)").c_str(), "how");
   for (DType t : dtypes) {
     const auto& [how, is_emulated] = methods[t];
-    if (is_emulated) emulated.push_back(t);
+    if (gpu && cpu_timed.count(t) != 0) on_cpu.push_back(t);
+    else if (is_emulated) emulated.push_back(t);
     const double g = history.median_gflops(t);
     const Quartiles q = history.quartiles_gflops(t);
     rows.push_back({{"dtype", name(t)},
@@ -363,7 +367,7 @@ int run_throughput_bench(const BenchArgs& a) {
                   experiment::spread_text(q, unit.scale).c_str(), how.c_str());
   }
   if (!a.save.empty()) {
-    const figure::ThroughputContext c{n, device, 9, gpu, emulated};  // emulated: named on a GPU only
+    const figure::ThroughputContext c{n, device, 9, gpu, emulated, on_cpu};  // (named on a GPU only)
     if (const int status =
             write_output(a.save, a.force,
                          [&](const std::string& dir) {

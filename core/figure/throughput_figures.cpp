@@ -25,10 +25,17 @@ std::string subtitle(const ThroughputContext& c) {
     return what +
            "; float64/float32 are OpenBLAS's dgemm/sgemm, narrower dtypes are emulated on this CPU "
            "(floats in float32 arithmetic, int8 as exact sums in dgemm wrapped to int32), not hardware speed";
-  if (c.emulated.empty()) return what + ", CUDA events; every dtype in the GPU's own arithmetic";
-  std::string list;
-  for (DType t : c.emulated) list += (list.empty() ? "" : ", ") + std::string(name(t));
-  return what + ", CUDA events; emulated (values in a wider type), not hardware speed: " + list;
+  if (c.emulated.empty() && c.on_cpu.empty()) return what + ", CUDA events; every dtype in the GPU's own arithmetic";
+  auto listed = [](const std::vector<DType>& ts) {
+    std::string list;
+    for (DType t : ts) list += (list.empty() ? "" : ", ") + std::string(name(t));
+    return list;
+  };
+  // (A dtype the device could not run was timed on the CPU by the clock, not by CUDA events.)
+  std::string out = what + ", CUDA events";
+  if (!c.emulated.empty()) out += "; emulated (values in a wider type), not hardware speed: " + listed(c.emulated);
+  if (!c.on_cpu.empty()) out += "; timed on the CPU, which the GPU could not run: " + listed(c.on_cpu);
+  return out;
 }
 
 // Where the history let a dtype's earliest samples go, the figures say whose they show.

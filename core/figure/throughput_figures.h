@@ -16,6 +16,7 @@ struct ThroughputContext {
   size_t median_window = 9;
   bool gpu = false;             // timed on a GPU: rates in TFLOP/s (experiment::rate_unit)
   std::vector<DType> emulated;  // on a GPU, the dtypes whose rate measures emulation, not hardware
+  std::vector<DType> on_cpu;    // on a GPU, the dtypes the CPU timed (the device could not run them)
 };
 
 // throughput-over-time: every sample (points) and the sliding median (line) per dtype.

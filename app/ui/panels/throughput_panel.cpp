@@ -75,7 +75,7 @@ void ThroughputPanel::start(bool fresh) {
   double offset = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (fresh) history_.clear(), methods_.clear();
+    if (fresh) history_.clear(), methods_.clear(), cpu_timed_.clear();
     if (!history_.samples().empty()) offset = history_.samples().back().at;
     error_.clear();
   }
@@ -110,6 +110,8 @@ void ThroughputPanel::start(bool fresh) {
         [this](const experiment::ProductBench& b) {
           std::lock_guard<std::mutex> lock(mutex_);
           methods_[b.dtype] = {b.method, b.emulated};
+          if (b.backend == BackendChoice::Cpu) cpu_timed_.insert(b.dtype);
+          else cpu_timed_.erase(b.dtype);
         });
     if (!ok) return Error{ok.error()};
     return true;
@@ -453,11 +455,12 @@ void ThroughputPanel::draw_content() {
       adopt_found_device_locked();
       shown_history_ = history_;
     }
-    figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow, gpu_, {}};
+    figure::ThroughputContext c{kSizes[size_index_], device_, kMedianWindow, gpu_, {}, {}};
     {
       std::lock_guard<std::mutex> lock(mutex_);
       for (const auto& [t, method] : methods_)
-        if (method.second) c.emulated.push_back(t);
+        if (cpu_timed_.count(t) != 0) c.on_cpu.push_back(t);
+        else if (method.second) c.emulated.push_back(t);
     }
     figures_ = {figure::throughput_over_time(shown_history_, c), figure::throughput_bars(shown_history_, c)};
     shown_summary_ = experiment::summarise_history(shown_history_, c.n, datasheet(), device_);

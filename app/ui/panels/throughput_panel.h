@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,7 @@ class ThroughputPanel final : public Panel {
   experiment::ThroughputHistory history_{experiment::ThroughputHistory::kWindowKept};  // written by the worker
   std::string status_, error_;
   std::map<DType, std::pair<std::string, bool>> methods_;  // per dtype: what ran it, emulated
+  std::set<DType> cpu_timed_;                              // on a GPU, the dtypes it could not run, timed on the CPU
   std::atomic<int> version_{0};                            // bumped on every sample
 
   experiment::ThroughputHistory shown_history_;  // the copy the table and figures show

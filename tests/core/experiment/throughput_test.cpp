@@ -246,7 +246,7 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   h.add({DType::float32, 0.1, 80});
   h.add({DType::bfloat16, 0.2, 40});
   h.add({DType::float32, 0.3, 90});
-  const figure::ThroughputContext c{256, "cpu (test)", 9, false, {}};
+  const figure::ThroughputContext c{256, "cpu (test)", 9, false, {}, {}};
   const figure::Figure bars = figure::throughput_bars(h, c);
   EXPECT_EQ(bars.x.categories, (std::vector<std::string>{"float32", "bfloat16"}));
   ASSERT_EQ(bars.series.size(), 3u);                       // a bar per dtype, then the quartile whiskers
@@ -285,6 +285,20 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   std::filesystem::remove_all(dir);
 }
 
+// Bug: on a GPU run whose device could not run a dtype, the CPU timed it by the clock while the
+// subtitle said "CUDA events; every dtype in the GPU's own arithmetic". It names those dtypes.
+TEST(ThroughputFigures, AGpuRunNamesTheDtypesTheCpuTimed) {
+  ThroughputHistory h;
+  h.add({DType::float32, 0.1, 50000});
+  h.add({DType::float64, 0.2, 60});
+  figure::ThroughputContext c{4096, "NVIDIA H100 (cuda)", 9, true, {}, {DType::float64}};
+  const std::string subtitle = figure::throughput_bars(h, c).subtitle;
+  EXPECT_EQ(subtitle.find("every dtype in the GPU's own arithmetic"), std::string::npos) << subtitle;
+  EXPECT_NE(subtitle.find("timed on the CPU, which the GPU could not run: float64"), std::string::npos) << subtitle;
+  c.on_cpu.clear();
+  EXPECT_NE(figure::throughput_bars(h, c).subtitle.find("every dtype in the GPU's own arithmetic"), std::string::npos);
+}
+
 // On a GPU the same samples read in TFLOP/s, and the subtitle names only the dtypes the device
 // emulated instead of calling every narrow dtype emulation (the CPU's wording).
 TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
@@ -292,7 +306,7 @@ TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
   h.add({DType::float32, 0.1, 50000});
   h.add({DType::bfloat16, 0.2, 700000});
   h.add({DType::float4_e2m1fn, 0.3, 20000});
-  figure::ThroughputContext c{8192, "NVIDIA H100 (cuda)", 9, true, {DType::float4_e2m1fn}};
+  figure::ThroughputContext c{8192, "NVIDIA H100 (cuda)", 9, true, {DType::float4_e2m1fn}, {}};
   const figure::Figure bars = figure::throughput_bars(h, c);
   EXPECT_EQ(bars.y.label, "TFLOP/s");
   ASSERT_EQ(bars.series.size(), 4u);
@@ -306,7 +320,7 @@ TEST(ThroughputFigures, AGpuShowsTflopsAndNamesOnlyWhatItEmulated) {
   EXPECT_EQ(live.series[1].y, (std::vector<double>{50}));  // sliding median
   c.emulated.clear();
   EXPECT_NE(figure::throughput_bars(h, c).subtitle.find("every dtype in the GPU's own arithmetic"), std::string::npos);
-  EXPECT_EQ(figure::throughput_bars(h, {256, "cpu", 9, false, {}}).y.label, "GFLOP/s");
+  EXPECT_EQ(figure::throughput_bars(h, {256, "cpu", 9, false, {}, {}}).y.label, "GFLOP/s");
   EXPECT_STREQ(rate_unit(false).name, "GFLOP/s");
   EXPECT_EQ(rate_unit(true).scale, 1e-3);
 }
