@@ -148,7 +148,7 @@ Runner add_matmul(CLI::App& app) {
     const auto delayed = [](const experiment::Scaling& r) {
       return r.kind == experiment::ScalingKind::PerTensorDelayed;
     };
-    if ((!a->a.empty() || !a->b.empty()) && seed_option->count() > 0 && !(s.config.bias && a->bias.empty()) &&
+    if (!a->a.empty() && !a->b.empty() && seed_option->count() > 0 && !(s.config.bias && a->bias.empty()) &&
         !delayed(s.config.input_scaling) && !delayed(s.config.weight_scaling)) {
       std::fprintf(stderr,
                    "error: --seed is for drawn operands, a drawn bias and a delayed recipe's history: with --a and "
@@ -217,7 +217,7 @@ Runner add_matmul(CLI::App& app) {
         return kExitFailed;
       }
     }
-    if (a->json) std::cout << experiment::to_json(*r).dump(1) << "\n";
+    if (a->json) std::cout << experiment::to_json(*r, s.files).dump(1) << "\n";
     else print_report(*r);
     return kExitOk;
   };

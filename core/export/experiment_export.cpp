@@ -38,7 +38,7 @@ Status save_results(const MatmulSpec& spec, const MatmulResult& r, const std::st
   auto write = [&](const std::string& file, const std::string& text) { return io::write_file(dir + "/" + file, text); };
   nlohmann::json setup = to_json(spec);
   if (auto w = write("setup.json", setup.dump(2) + "\n"); !w) return w;
-  if (auto w = write("result.json", to_json(r).dump(1) + "\n"); !w) return w;
+  if (auto w = write("result.json", to_json(r, spec.files).dump(1) + "\n"); !w) return w;
   std::string csv = "component,histogram,bin_low,bin_high,count\n";
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
     for (const auto& [kind, h] :

@@ -194,8 +194,8 @@ const std::vector<Engine>& registry() {
         Device::Cpu);
     add("torch-autocast-cpu-onednn", "torch", torch::kVersion, "cpu with AVX-512, autocast bfloat16", torch_ops,
         kScalars, "to", "model", torch::has_dtype, torch_spell, torch_autocast_cpu_onednn_evaluate);
-    add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13),
-        "cpu with AVX-512 (oneDNN bfloat16)", torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell,
+    add("torch1.13-onednn", "torch", torch::release_version(torch::Release::V1_13), "cpu with AVX-512, oneDNN bfloat16",
+        torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell,
         torch_cpu_evaluate<torch::Release::V1_13_OneDnnBf16>, Device::Cpu);
     add("torch1.13-autocast-cpu", "torch", torch::release_version(torch::Release::V1_13), "cpu, autocast bfloat16",
         torch_ops, kScalars, "to", "model", torch113_has_dtype, torch_spell, torch113_autocast_cpu_evaluate);

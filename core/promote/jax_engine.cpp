@@ -262,9 +262,7 @@ Outcome matmul_f32acc(const Config& c, DType a, DType b) {
                       std::string(name(r)) + ".",
                   picked + "; float32 has fewer bits, which dot_general refuses for non-float types.");
   // The recorded tables hold dtypes (jax.eval_shape), not how XLA converts the inputs or sums.
-  return returns(DType::float32,
-                 picked + "; preferred_element_type=float32 makes the product float32" +
-                     (info(r).kind == DTypeKind::Complex ? " (a real dtype: the imaginary part is dropped)." : "."));
+  return returns(DType::float32, picked + "; preferred_element_type=float32 makes the product float32.");
 }
 
 std::string overflow_path(Op op, bool first) {

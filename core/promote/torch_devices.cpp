@@ -160,6 +160,8 @@ Outcome evaluate_on_devices(Op op, Operand a, Operand b, std::optional<DType> bi
   }
   if (op == Op::Conv1d || op == Op::Conv2d) {
     const ConvShape given = shape ? *shape : default_conv_shape(op);
+    // (A bias of another dtype is refused before the shapes, as on one device.)
+    if (auto refused = conv_bias_refusal(op, a.dtype, bias, r)) return std::move(*refused);
     if (auto st = check_conv_shape(op, given); !st)
       return Outcome{std::nullopt, "precision-lab", st.error(), kConvShapeFirstRule};
     return convolution(op, a, b, bias, r, given, a_device, b_device);

@@ -129,13 +129,14 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
     if (specials.empty()) specials = "none ";
     specials.back() = ';';
     ImGui::Text("%s %s", specials.c_str(), ovf);  // "NaN -0; to NaN"
-    // The default is the format's rule; a framework's own cast may differ (PyTorch's
-    // float8_e4m3fn saturates, inf too, where ml_dtypes' gives NaN).
+    // The default is this app's for the format (ml_dtypes' cast); a framework's own cast may
+    // differ (PyTorch's float8_e4m3fn saturates, inf too, where ml_dtypes' gives NaN).
     if (ImGui::IsItemHovered() && r.dtype) {
       if (const std::string who = overflow_attribution(*r.dtype, "\n  "); !who.empty()) {
         ImGui::SetTooltip(
-            "past the largest finite, by the format's rule: %s\nthe frameworks' own casts, as recorded:\n  %s", ovf,
-            who.c_str());
+            "past the largest finite, by this app's default (ml_dtypes' cast): %s\nthe frameworks' own casts, as "
+            "recorded:\n  %s",
+            ovf, who.c_str());
       }
     }
   }

@@ -94,7 +94,7 @@ Expected<ExperimentRun> run_product(const nlohmann::json& j, const Progress& pro
   if (!r) return Error{r.error(), r.environment_failure()};
   ExperimentRun run;
   run.setup = to_json(r->spec);
-  run.result = r->raised() ? to_json(*r->framework) : to_json(*r->result);
+  run.result = r->raised() ? to_json(*r->framework) : to_json(*r->result, r->spec.files);
   if (r->framework && !r->raised()) run.result["framework"] = to_json(*r->framework);
   run.matmul = std::move(r).value();
   return run;

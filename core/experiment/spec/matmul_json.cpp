@@ -194,7 +194,7 @@ json to_json(const Histogram& h) {
           {"nonfinite", h.nonfinite}};
 }
 
-json to_json(const MatmulResult& r) {
+json to_json(const MatmulResult& r, const MatmulFiles& files) {
   auto component = [](const ErrorComponent& c) {
     return json{{"name", c.name},
                 {"stats", to_json(c.stats)},
@@ -210,7 +210,7 @@ json to_json(const MatmulResult& r) {
   };
   const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;
   return {
-      {"config", to_json(MatmulSpec{r.config, {}, {}})},
+      {"config", to_json(MatmulSpec{r.config, files, {}})},
       {"reference", r.reference_method},
       {"product", r.product_method},
       {"product_backend", r.product_backend},

@@ -56,8 +56,9 @@ Expected<MlpConfig> mlp_config_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const MlpConfig& c);
 nlohmann::json to_json(const MlpResult& r);
 
-// Results without the per-element arrays: stats, histograms, bounds, reports and timings.
-nlohmann::json to_json(const MatmulResult& r);
+// Results without the per-element arrays: stats, histograms, bounds, reports and timings. Its
+// config names the operands' files where they came from files (else it reads as drawn).
+nlohmann::json to_json(const MatmulResult& r, const MatmulFiles& files = {});
 nlohmann::json to_json(const ErrorStats& s);
 nlohmann::json to_json(const Histogram& h);
 

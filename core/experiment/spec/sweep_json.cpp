@@ -141,7 +141,7 @@ json to_json(const RoundtripSpec& s) {
             {"cols", c.cols},
             {"dtype", name(c.dtype)},
             {"scaling", scaling_json(c.scaling)},
-            {"rounding", rounding_name(c.cast.rounding)},
+            {"rounding", rounding_name(rounding_used(c))},
             {"overflow", overflow_name(c.cast.overflow)},
             {"data", data_json(c.data)},
             {"seed", c.seed}};
@@ -166,7 +166,7 @@ json to_json(const RoundtripResult& r) {
   for (const char* float64_sense : {"saturated", "max_ulp", "mean_ulp"}) stats.erase(float64_sense);
   return {{"dtype", name(c.dtype)},
           {"scaling", scaling_spec(c.scaling)},
-          {"rounding", rounding_name(c.cast.rounding)},
+          {"rounding", rounding_name(rounding_used(c))},
           {"rows", c.rows},
           {"cols", c.cols},
           {"saturated", r.saturated},

@@ -187,8 +187,8 @@ TEST(MatmulBackend, ADevicesLibraryProductSaysTheBoundIsTheModels) {
   ASSERT_EQ(gpu->product_backend, "cuda (Fake GPU)");
   EXPECT_NE(gpu->bound_note.find("the bound is the float32 model's"), std::string::npos) << gpu->bound_note;
   // Bug: the note said every narrow product adds "with fewer bits"; the probe recorded float32's
-  // 24 bits for bfloat16, float16 and tf32 products (cut toward zero, 16 at a time), and about 14
-  // between promotions for float8 products alone.
+  // 24 bits for bfloat16 and float16 products (cut toward zero, 16 at a time) and for tf32's
+  // (truncated), and about 14 between promotions for float8 products alone.
   EXPECT_EQ(gpu->bound_note.find("fewer bits"), std::string::npos) << gpu->bound_note;
   EXPECT_NE(gpu->bound_note.find("16 at a time"), std::string::npos) << gpu->bound_note;
   // Bug: the bound figure drew its gamma_K line with no word of the device's adder.

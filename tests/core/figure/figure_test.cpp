@@ -497,14 +497,15 @@ TEST(Figures, ASweepOfOneLengthDrawsItsBoundAsARingAndItsEstimateAsACross) {
   ASSERT_EQ(f.series.size(), 6u);  // measured, points, bound, estimate, and the two keys
   EXPECT_EQ(f.series[4].label, "gamma_K (dashed; ring: one K)");
   EXPECT_EQ(f.series[5].label, "estimate sqrt(K) u (dotted; cross: one K)");
-  // Drawn alone: a ring and a cross leave their centres unpainted; the old dot filled them.
+  // Drawn alone: the ring's centre, and a point between the cross's arms, are unpainted; the old
+  // filled dot covered both. Something is drawn around each.
   f.series[0].y = f.series[1].y = {std::numeric_limits<double>::quiet_NaN()};
   const PlotLayout l = layout_figure(f, 900, 550);
   const Drawn drawn(f, 900, 550);
   for (size_t s : {2u, 3u}) {
     const int x = static_cast<int>(std::lround(l.x.to_pixel(f.series[s].x[0])));
     const int y = static_cast<int>(std::lround(l.y.to_pixel(f.series[s].y[0])));
-    const uint32_t centre = drawn.pixel(x, y + (s == 2 ? 0 : 2));  // (a grid line may pass there)
+    const uint32_t centre = drawn.pixel(x, y + (s == 2 ? 0 : 2));  // (light: a grid line may cross)
     EXPECT_TRUE(((centre >> 16) & 0xff) > 200 && ((centre >> 8) & 0xff) > 200 && (centre & 0xff) > 200)
         << f.series[s].label << std::hex << " " << centre;
     size_t painted = 0;
