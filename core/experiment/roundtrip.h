@@ -48,16 +48,16 @@ struct RoundtripResult {
 };
 
 Status check(const RoundtripConfig& c);
-// Whether the seed is read when the values come from a file: by a stochastic rounding's stream
-// or a delayed recipe's drawn history (else it changes nothing, and is refused).
 // The rounding the round trip ran: an integer dtype's is nearest-even whatever was asked (the
 // window keeps one rounding for every dtype); what a result or a setup records.
 inline Rounding rounding_used(const RoundtripConfig& c) {
   return is_float(c.dtype) ? c.cast.rounding : Rounding::NearestEven;
 }
-
+// Whether the seed is read when the values come from a file: by a stochastic rounding's stream
+// (one that runs: not an integer's) or a delayed recipe's drawn history (else it changes nothing,
+// and is refused, and a setup leaves it out).
 inline bool seed_read_with_file(const RoundtripConfig& c) {
-  return c.cast.rounding == Rounding::Stochastic || c.scaling.kind == ScalingKind::PerTensorDelayed;
+  return rounding_used(c) == Rounding::Stochastic || c.scaling.kind == ScalingKind::PerTensorDelayed;
 }
 // `progress` gets fractions in [0, 1] as the stages end; `cancel` stops the run between them
 // (the error says "cancelled").

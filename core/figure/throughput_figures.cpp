@@ -34,7 +34,7 @@ std::string subtitle(const ThroughputContext& c) {
   // (A dtype the device could not run was timed on the CPU by the clock, not by CUDA events.)
   std::string out = what + ", CUDA events";
   if (!c.emulated.empty()) out += "; emulated (values in a wider type), not hardware speed: " + listed(c.emulated);
-  if (!c.on_cpu.empty()) out += "; timed on the CPU, which the GPU could not run: " + listed(c.on_cpu);
+  if (!c.on_cpu.empty()) out += "; timed on the CPU by the clock (the GPU could not run them): " + listed(c.on_cpu);
   return out;
 }
 

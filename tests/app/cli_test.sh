@@ -523,10 +523,12 @@ check matmul-files-drawn-data 2 "--weight-data is for drawn operands" -- "$PL" m
 check matmul-empty-slice 2 "nothing after '@': give ROWS,COLS" -- \
   "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@"
 check matmul-files-seed-draws-bias 0 '\+ bias float32' -- "$PL" matmul --linear --seed 3 --bias-dtype float32 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
+# Bug: result.json's config read as a drawn run (normal draws, no file names) for a run of files;
+# it names them, and keeps the shape read from them.
+check matmul-files-json-config 0 '"input_file": ' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --json
+check matmul-files-json-shape 0 '"m": 3,' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --json
 # Bug: --seed with files and nothing drawn changed nothing (not even --rounding stochastic, whose
 # stream is the cast's own), and was not refused as the other drawn-only options are.
-# Bug: result.json's config read as a drawn run (normal draws, no file names) for a run of files.
-check matmul-files-json-config 0 '"input_file": ' -- "$PL" matmul --linear --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4" --json
 check matmul-files-seed-changes-nothing 2 "--seed is for drawn operands, a drawn bias and a delayed recipe.s history" -- "$PL" matmul --linear --seed 3 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
 check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
 # Bug: an input of NaNs read as an exact round trip ("max |e| 0.000e+00 ... SQNR 0.0 dB"): the
@@ -561,6 +563,10 @@ check roundtrip-int-rounding-rne 0 "round trip through int8" -- "$PL" roundtrip 
 # setup, though an integer rounds to nearest, ties to even.
 echo '{"experiment": "roundtrip", "dtype": "int8", "scaling": "per-channel", "rounding": "rtz", "rows": 4, "cols": 64}' >"$TMP/rt-int-rtz.json"
 check run-roundtrip-int-records-rne 0 '"rounding": "rne"' -- "$PL" run "$TMP/rt-int-rtz.json" --out "$TMP/rt-int-rtz" --json
+# Bug: with the rounding recorded as rne, an integer round trip of a file with "stochastic" and
+# a seed saved the seed beside it, and its setup.json was then refused ("changes nothing").
+echo '{"experiment": "roundtrip", "dtype": "int8", "scaling": "per-channel", "rounding": "stochastic", "input_file": "'"$IO/f64.npy"'"}' >"$TMP/rt-int-sr.json"
+check run-roundtrip-int-setup-reruns 0 'round trip' -- bash -c '"$1" run "$2" --out "$3/a" >/dev/null && "$1" run "$3/a/setup.json" --out "$3/b"' _ "$PL" "$TMP/rt-int-sr.json" "$TMP/rt-int-sr"
 echo '{"experiment": "sum", "b": "float16"}' >"$TMP/sum-b.json"
 check run-sum-b 2 "'b': is for a dot product" -- "$PL" run "$TMP/sum-b.json" --out "$TMP/sum-b"
 echo '{"experiment": "linear", "m": 4, "n": 4, "k": 4, "bias_data": "uniform"}' >"$TMP/bias-data.json"

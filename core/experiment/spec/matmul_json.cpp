@@ -209,8 +209,12 @@ json to_json(const MatmulResult& r, const MatmulFiles& files) {
                 {"amax", number(o.amax)}};
   };
   const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;
+  // The files' names, and the shape read from them (a setup leaves it to the files; a result
+  // says what ran).
+  json config = to_json(MatmulSpec{r.config, files, {}});
+  config["m"] = r.config.m, config["n"] = r.config.n, config["k"] = r.config.k;
   return {
-      {"config", to_json(MatmulSpec{r.config, files, {}})},
+      {"config", config},
       {"reference", r.reference_method},
       {"product", r.product_method},
       {"product_backend", r.product_backend},

@@ -114,6 +114,13 @@ TEST(TorchDevices, ConvolutionByPath) {
   // The frontend's bias dtype check comes first, devices or not.
   EXPECT_EQ(text(ask({"torch", "conv2d", f32, f32, cpu, cuda, f64})),
             "RuntimeError: Input type (float) and bias type (double) should be the same");
+  // Before the shapes too (a 2-channel input, a 1-channel weight), as on one device: the shapes'
+  // refusal came first on this path.
+  const ConvShape channels{{1, 2, 8, 8}, {1, 1, 3, 3}};
+  EXPECT_EQ(text(ask({"torch", "conv2d", f32, f32, cpu, cuda, f64, OperandKind::Tensor, channels})),
+            "RuntimeError: Input type (float) and bias type (double) should be the same");
+  EXPECT_EQ(ask({"torch", "conv2d", f32, f32, cpu, cuda, std::nullopt, OperandKind::Tensor, channels}).error_type,
+            "precision-lab");
 }
 
 // Elementwise ops: TensorIterator's check names the CUDA device first whatever the order; a
