@@ -84,8 +84,13 @@ Expected<RoundtripResult> run_roundtrip(const RoundtripConfig& c, std::vector<do
   const bool float_on_device = device.rounder() && is_float(c.dtype);
   if (device.rounder() && !float_on_device)
     r.backend_note = std::string(name(c.dtype)) + " values are rounded on the CPU (no device kernel)";
+  // The seed seeds the stochastic stream too (element i draws stochastic_bits(seed, i)), as a scan
+  // of the same tensor with the same seed draws: without it every seed rounded a file's values
+  // alike.
+  CastOptions cast = c.cast;
+  cast.seed = c.seed;
   const Quantised q =
-      quantise(values, c.rows, c.cols, c.dtype, c.scaling, c.cast, amax, float_on_device ? device.rounder() : nullptr);
+      quantise(values, c.rows, c.cols, c.dtype, c.scaling, cast, amax, float_on_device ? device.rounder() : nullptr);
   if (q.on_device) r.ran_on = device.ran_on();
   if (!q.device_error.empty()) r.backend_note = device.failed(q.device_error);
   if (!stage_done(0.5)) return Error{"cancelled"};

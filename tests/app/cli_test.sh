@@ -567,6 +567,9 @@ check run-roundtrip-int-records-rne 0 '"rounding": "rne"' -- "$PL" run "$TMP/rt-
 # a seed saved the seed beside it, and its setup.json was then refused ("changes nothing").
 echo '{"experiment": "roundtrip", "dtype": "int8", "scaling": "per-channel", "rounding": "stochastic", "input_file": "'"$IO/f64.npy"'"}' >"$TMP/rt-int-sr.json"
 check run-roundtrip-int-setup-reruns 0 'round trip' -- bash -c '"$1" run "$2" --out "$3/a" >/dev/null && "$1" run "$3/a/setup.json" --out "$3/b"' _ "$PL" "$TMP/rt-int-sr.json" "$TMP/rt-int-sr"
+# Its seed, given, is refused saying why: the message named stochastic rounding as what reads it.
+echo '{"experiment": "roundtrip", "dtype": "int8", "scaling": "per-channel", "rounding": "stochastic", "seed": 4, "input_file": "'"$IO/f64.npy"'"}' >"$TMP/rt-int-sr-seed.json"
+check run-roundtrip-int-seed-says-why 2 "int8 rounds to nearest, ties to even, whatever the rounding" -- "$PL" run "$TMP/rt-int-sr-seed.json" --out "$TMP/rt-int-sr-seed"
 echo '{"experiment": "sum", "b": "float16"}' >"$TMP/sum-b.json"
 check run-sum-b 2 "'b': is for a dot product" -- "$PL" run "$TMP/sum-b.json" --out "$TMP/sum-b"
 echo '{"experiment": "linear", "m": 4, "n": 4, "k": 4, "bias_data": "uniform"}' >"$TMP/bias-data.json"

@@ -110,7 +110,7 @@ void ThroughputPanel::start(bool fresh) {
         [this](const experiment::ProductBench& b) {
           std::lock_guard<std::mutex> lock(mutex_);
           methods_[b.dtype] = {b.method, b.emulated};
-          if (b.backend == BackendChoice::Cpu) cpu_timed_.insert(b.dtype);  // (its CPU samples stay)
+          if (b.backend == BackendChoice::Cpu) cpu_timed_.insert(b.dtype);  // (named until a fresh chart)
         });
     if (!ok) return Error{ok.error()};
     return true;

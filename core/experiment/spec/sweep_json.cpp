@@ -125,9 +125,12 @@ Expected<RoundtripSpec> roundtrip_spec_from_json(const json& j) {
       r.fail("data",
              "is for drawn values (and a delayed recipe's history): with input_file the values are the tensor's");
     if (j.contains("seed") && !seed_read_with_file(c))
-      r.fail("seed",
-             "is for drawn values, stochastic rounding and a delayed recipe's history: with input_file and none "
-             "of the others it changes nothing");
+      r.fail("seed", c.cast.rounding == Rounding::Stochastic
+                         ? std::string(name(c.dtype)) +
+                               " rounds to nearest, ties to even, whatever the rounding: with input_file the seed "
+                               "changes nothing"
+                         : "is for drawn values, stochastic rounding and a delayed recipe's history: with input_file "
+                           "and none of the others it changes nothing");
   }
   if (!r.error.empty()) return Error{r.error};
   if (auto st = check(c); !st) return Error{st.error()};

@@ -392,6 +392,24 @@ TEST(ThroughputBackend, ADeviceIsNamedAndItsRatesReadInTflops) {
   EXPECT_EQ(rate.series[0].y, (std::vector<double>{experiment::product_gflops(64, 0.5) * 1e-3}));
 }
 
+// Bug: the round trip's seed drew its values but never reached the stochastic stream (always
+// seed 0): a file's values rounded alike under every seed, though the seed was taken for it.
+TEST(CastBackend, TheSeedSeedsTheStochasticStream) {
+  experiment::RoundtripConfig c;
+  c.rows = 8, c.cols = 64;
+  c.cast.rounding = Rounding::Stochastic;
+  std::vector<double> values(c.rows * c.cols);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = 0.01 * double(i % 97) + 0.003;
+  auto at = [&](uint64_t seed) {
+    c.seed = seed;
+    auto r = experiment::run_roundtrip(c, values);
+    EXPECT_TRUE(r.ok()) << r.error();
+    return r ? r->stats.mean_abs : -1.0;
+  };
+  EXPECT_EQ(at(1), at(1));
+  EXPECT_NE(at(1), at(2));
+}
+
 // The cast experiment rounds its elements where the config says: nowhere to go without a
 // "cuda", on the fake device when there is one (the same numbers), and back on the CPU, with
 // the reason, for a format the device refuses.
