@@ -177,10 +177,11 @@ void print_stages(const char* what, const experiment::StageTimes& s) {
 }
 
 // --backend cuda asks for the GPU's timings: with no GPU to run on, every op exits 1 (the CPU's
-// would be printed under the GPU's name), after the input is checked.
+// would be printed under the GPU's name), after the input is checked. (The process's shared
+// backend, which the timed runs then use: a device is not opened twice.)
 int refuse_missing_gpu(BackendChoice backend) {
   if (backend != BackendChoice::Cuda) return kExitOk;
-  auto opened = open_backend(backend);
+  auto opened = shared_backend(backend);
   if (opened) return kExitOk;
   std::fprintf(stderr, "error: %s\n", opened.error().c_str());
   return kExitFailed;  // the device, not the input
