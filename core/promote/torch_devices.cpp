@@ -87,8 +87,11 @@ Outcome on_one_device(Op op, const Operand& a, const Operand& b, std::optional<D
 
 Outcome convolution(Op op, const Operand& a, const Operand& b, std::optional<DType> bias, Release r,
                     const ConvShape& shape, Device a_device, Device b_device) {
-  // The frontend compares the bias's dtype with the input's before anything looks at a device.
+  // The frontend compares the bias's dtype with the input's before anything looks at a device,
+  // or at the shapes.
   if (auto refused = conv_bias_refusal(op, a.dtype, bias, r)) return std::move(*refused);
+  if (auto st = check_conv_shape(op, shape); !st)
+    return Outcome{std::nullopt, "precision-lab", st.error(), kConvShapeFirstRule};
   const std::string input_type = tensor_type_string(a.dtype, a_device == Device::Cuda);
   const std::string weight_type = tensor_type_string(b.dtype, b_device == Device::Cuda);
   if (a_device == Device::Cuda) {  // cuDNN's path, selected by the input's device
@@ -159,12 +162,7 @@ Outcome evaluate_on_devices(Op op, Operand a, Operand b, std::optional<DType> bi
                   kNoMove + " Elementwise ops check every operand's device against the first CUDA one's.");
   }
   if (op == Op::Conv1d || op == Op::Conv2d) {
-    const ConvShape given = shape ? *shape : default_conv_shape(op);
-    // (A bias of another dtype is refused before the shapes, as on one device.)
-    if (auto refused = conv_bias_refusal(op, a.dtype, bias, r)) return std::move(*refused);
-    if (auto st = check_conv_shape(op, given); !st)
-      return Outcome{std::nullopt, "precision-lab", st.error(), kConvShapeFirstRule};
-    return convolution(op, a, b, bias, r, given, a_device, b_device);
+    return convolution(op, a, b, bias, r, shape ? *shape : default_conv_shape(op), a_device, b_device);
   }
   auto [kernel, args] = matrix_kernel(op, bias.has_value(), a_device, b_device);
   Outcome o = wrapper_device_error(args, kernel, r);

@@ -489,7 +489,10 @@ Common convolution(Op op, DType input, DType weight, std::optional<DType> bias, 
   // 1.13's conv1d took its own path on the CPU: no bias check up front (a bias of any dtype
   // went through unchecked), and a complex input compared weight, then bias, by tensor type.
   const bool conv1d_v1 = is_1_13(r) && op == Op::Conv1d;
-  if (!conv1d_v1) check_conv_bias(input, bias, mismatch_rule);  // the bias is checked first
+  // The bias is checked first, before the shapes too (2.15: conv2d of a 2-channel input, a
+  // 1-channel weight and a float64 bias raises the bias's error), then the shapes.
+  if (!conv1d_v1) check_conv_bias(input, bias, mismatch_rule);
+  if (auto st = check_conv_shape(op, shape); !st) raise("precision-lab", st.error(), kConvShapeFirstRule);
   if (is_complex(input)) {  // complex input: complex_convolution checks types up front
     if (weight != input)
       raise("RuntimeError",
@@ -695,13 +698,7 @@ Outcome evaluate(Op op, Operand a, Operand b, std::optional<DType> bias, Release
       return {b.dtype, ".to(dtype) converts to exactly the dtype asked for."};
     }
     if (op == Op::Conv1d || op == Op::Conv2d) {
-      const ConvShape given = shape ? *shape : default_conv_shape(op);
-      // PyTorch refuses a bias of another dtype before the shapes (2.15: conv2d of a 2-channel
-      // input, a 1-channel weight and a float64 bias raises the bias's error); 1.13's conv1d
-      // never checked it.
-      if (!(is_1_13(r) && op == Op::Conv1d)) check_conv_bias(a.dtype, bias, kConvMismatchRule);
-      if (auto st = check_conv_shape(op, given); !st) raise("precision-lab", st.error(), kConvShapeFirstRule);
-      return convolution(op, a.dtype, b.dtype, bias, r, given);
+      return convolution(op, a.dtype, b.dtype, bias, r, shape ? *shape : default_conv_shape(op));
     }
     return matrix(op, a.dtype, b.dtype, op == Op::Addmm || op == Op::Linear ? bias : std::nullopt, r);
   });
