@@ -69,7 +69,9 @@ Runner add_matmul(CLI::App& app) {
       app.add_option("--data", a->data, "distribution of drawn inputs: " + experiment::distribution_names()));
   drawn_only.push_back(app.add_option("--weight-data", a->weight_data, "distribution of drawn weights"));
   CLI::Option* const seed_option =
-      app.add_option("--seed", a->seed, "seed of the drawn operands, a drawn bias and a delayed recipe's history");
+      app.add_option("--seed", a->seed,
+                     "seed of the drawn operands, a drawn bias, a delayed recipe's history and --rounding "
+                     "stochastic's draws (an accumulator's own stochastic rounding draws a fixed stream)");
   app.add_flag("--raw", a->raw, ".npy files hold raw codes of the input/weight dtypes (uint16 for bfloat16, ...)");
   app.add_flag("--high-precision", a->high, "double-double reference even for narrow dtypes");
   app.add_option("--out", a->out, "write the result to this .npy (narrow dtypes as raw codes)");
@@ -143,16 +145,18 @@ Runner add_matmul(CLI::App& app) {
       return kExitBadInput;
     }
     experiment::MatmulSpec& s = spec.value();
-    // With files the seed still draws a bias not read from a file and a delayed recipe's history;
-    // with none of them it would change nothing, and is refused as the other drawn options are.
+    // With files the seed still draws a bias not read from a file, a delayed recipe's history and
+    // stochastic rounding's bits; with none of them it would change nothing, and is refused as the
+    // other drawn options are.
     const auto delayed = [](const experiment::Scaling& r) {
       return r.kind == experiment::ScalingKind::PerTensorDelayed;
     };
     if (!a->a.empty() && !a->b.empty() && seed_option->count() > 0 && !(s.config.bias && a->bias.empty()) &&
-        !delayed(s.config.input_scaling) && !delayed(s.config.weight_scaling)) {
+        !delayed(s.config.input_scaling) && !delayed(s.config.weight_scaling) &&
+        s.config.cast.rounding != Rounding::Stochastic) {
       std::fprintf(stderr,
-                   "error: --seed is for drawn operands, a drawn bias and a delayed recipe's history: with --a and "
-                   "--b and none of the others it changes nothing\n");
+                   "error: --seed is for drawn operands, a drawn bias, a delayed recipe's history and --rounding "
+                   "stochastic: with --a and --b and none of the others it changes nothing\n");
       return kExitBadInput;
     }
     if (!a->save.empty())

@@ -85,7 +85,9 @@ Runner add_mlp(CLI::App& app) {
   app.add_option("--input-scaling", a->input_scaling, "recipe for the activations");
   app.add_option("--weight-scaling", a->weight_scaling, "recipe for the weights");
   app.add_option("--data", a->data, "distribution of the input");
-  app.add_option("--seed", a->seed, "seed");
+  app.add_option("--seed", a->seed,
+                 "seed of the input, the weights and biases, and --rounding stochastic's draws (each layer "
+                 "draws its own)");
   add_backend_option(app, &a->backend,
                      "where every layer's product runs (default cpu); a model the device cannot run falls back "
                      "to the CPU, with a note");

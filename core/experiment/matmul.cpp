@@ -35,6 +35,7 @@
 #include "core/backend/backend.h"
 #include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
+#include "core/dtype/device/stochastic.h"
 #include "core/experiment/abs_product.h"
 #include "core/experiment/on_device.h"
 #include "core/experiment/quantised_cache.h"
@@ -54,6 +55,9 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 // Tensor ids for the data streams (data_source.h): one per operand, the amax history after.
 enum : uint64_t { kInputId = 1, kWeightId = 2, kBiasId = 3, kHistoryId = 1000 };
+// Stochastic rounding's streams, one per thing rounded (a stored operand's first rounding, into
+// its `via` dtype, draws one more: quantise_stored).
+enum : uint64_t { kInputStream = 1, kWeightStream = 2, kBiasStream = 3, kOutputStream = 4, kStoredStream = 5 };
 
 constexpr size_t kErrorMapCells = 512;  // the heat map's cells a side, at most
 constexpr double kMaxBytes = 8.0 * (1ull << 30);
@@ -222,13 +226,22 @@ Expected<BoundCheck> measure_components(MatmulResult& r, const BoundInputs& boun
 
 // ---- reports ---------------------------------------------------------------------
 
+// The cast options of one thing the run rounds, with its own stochastic stream (run_stream_seed).
+CastOptions stream_options(const MatmulConfig& c, uint64_t stream) {
+  CastOptions o = c.cast;
+  o.seed = run_stream_seed(c, stream);
+  return o;
+}
+
 // A rows x cols tensor quantised into `dtype` with recipe `s`, or, when it was stored in `via`
 // first (a fix's x.to(...), autocast's cast), rounded there unscaled and then converted: the
 // reference keeps the original values, so input rounding counts both steps.
 Quantised quantise_stored(std::span<const double> x, size_t rows, size_t cols, DType dtype, std::optional<DType> via,
                           const Scaling& s, const CastOptions& o, double history_amax = 0) {
   if (!via) return quantise(x, rows, cols, dtype, s, o, history_amax);
-  const NoInitVector<double> stored = quantise(x, rows, cols, *via, Scaling{}, o).values;
+  CastOptions first = o;  // (its own stream: the two roundings of an element are independent)
+  first.seed = stochastic_stream_seed(o.seed, kStoredStream);
+  const NoInitVector<double> stored = quantise(x, rows, cols, *via, Scaling{}, first).values;
   return quantise(stored, rows, cols, dtype, s, o, history_amax);
 }
 
@@ -300,6 +313,15 @@ std::optional<int> significant_bits(DType t, const Scaling& s) {
 }
 
 std::string_view matmul_op_name(MatmulOp op) { return op == MatmulOp::Matmul ? "matmul" : "linear"; }
+
+uint64_t run_stream_seed(const MatmulConfig& c, uint64_t stream) {
+  return stochastic_stream_seed(stochastic_stream_seed(c.seed, 0) ^ c.cast.seed, stream);
+}
+
+std::string matmul_shape_text(const MatmulConfig& c) {
+  return std::string(matmul_op_name(c.op)) + " m=" + std::to_string(c.m) + " k=" + std::to_string(c.k) +
+         " n=" + std::to_string(c.n);
+}
 
 // ---- checks ----------------------------------------------------------------------
 
@@ -434,9 +456,9 @@ Status quantise_operands(const MatmulConfig& c, RunOperands& o, MatmulResult& r,
   // Drawn operands rounded the same way by the run before are taken from it (quantised_cache.h).
   auto quantised = [&](QuantiseSlot slot, std::span<const double> x, size_t rows, DType dtype, std::optional<DType> via,
                        const Scaling& s, double hist) {
-    const QuantiseKey key{rows, k, dtype, via, s, c.cast, hist};
-    return quantised_cached(o.drawn, slot, key,
-                            [&] { return quantise_stored(x, rows, k, dtype, via, s, c.cast, hist); });
+    const CastOptions cast = stream_options(c, slot == QuantiseSlot::Input ? kInputStream : kWeightStream);
+    const QuantiseKey key{rows, k, dtype, via, s, cast, hist};
+    return quantised_cached(o.drawn, slot, key, [&] { return quantise_stored(x, rows, k, dtype, via, s, cast, hist); });
   };
   // The two operands are rounded side by side (each also splits its rows between the cores),
   // or one after the other on a run capped at one thread.
@@ -466,7 +488,7 @@ Status quantise_operands(const MatmulConfig& c, RunOperands& o, MatmulResult& r,
   else if (!input_failed) quantise_weight();
   for (const auto& e : {input_failed, weight_failed})
     if (e) std::rethrow_exception(e);
-  if (c.bias) o.qbias = quantise_stored(o.bias, 1, n, *c.bias, c.bias_via, Scaling{}, c.cast);
+  if (c.bias) o.qbias = quantise_stored(o.bias, 1, n, *c.bias, c.bias_via, Scaling{}, stream_options(c, kBiasStream));
   r.input_report = report(c.input, c.input_via, c.input_scaling, c.cast, *o.qa);
   r.weight_report = report(c.weight, c.weight_via, c.weight_scaling, c.cast, *o.qb);
   if (c.bias) r.bias_report = report(*c.bias, c.bias_via, Scaling{}, c.cast, o.qbias);
@@ -511,7 +533,7 @@ OutputSteps output_steps(const MatmulConfig& c, const RunOperands& o) {
           o.qb->row_factor,
           c.bias ? std::span<const double>(o.qbias.values) : std::span<const double>(),
           c.output,
-          c.cast};
+          stream_options(c, kOutputStream)};
 }
 
 // The product under the config's model, then its epilogue and output rounding.

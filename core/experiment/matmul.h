@@ -40,6 +40,9 @@ namespace pl::experiment {
 
 enum class MatmulOp : uint8_t { Matmul, Linear };
 std::string_view matmul_op_name(MatmulOp op);  // "matmul", "linear"
+struct MatmulConfig;
+// "linear m=128 k=512 n=128": the op and its shape, each size named (m x k times k x n).
+std::string matmul_shape_text(const MatmulConfig& c);
 
 inline constexpr unsigned kMaxThreads = 4096;       // MatmulConfig::threads' largest value
 inline constexpr size_t kMaxDim = size_t{1} << 24;  // m, n and k's largest value
@@ -102,6 +105,13 @@ std::optional<int> significant_bits(DType operand, const Scaling& s);
 
 // Draws every operand the config needs (the data sources, the seed).
 MatmulOperands generate_operands(const MatmulConfig& c);
+
+// The seed of one of a run's stochastic-rounding streams, from its seed and cast.seed: the input,
+// the weights, the bias and the output each round with a stream of their own (numbered 1 to 5 in
+// matmul.cpp; an MLP numbers its layers' from 1000). Were the input and the weights to share
+// one, x[i] and W[i] would round up or down together and their product's rounding would be
+// biased.
+uint64_t run_stream_seed(const MatmulConfig& c, uint64_t stream);
 
 struct ErrorComponent {
   std::string name;  // "total", "input rounding", "arithmetic", "output rounding"

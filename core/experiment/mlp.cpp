@@ -16,6 +16,9 @@ namespace {
 
 constexpr std::array<std::string_view, kActivationCount> kNames = {"relu", "gelu", "identity"};
 constexpr uint64_t kLayerIds = 100;  // data-stream ids of layer l: 100 + 2l (weight), +1 (bias)
+// Stochastic-rounding streams of layer l (run_stream_seed): 1000 + 2l (its product's roundings,
+// run_matmul's own streams of that), +1 (its activations' rounding).
+constexpr uint64_t kLayerStreams = 1000;
 
 double act(Activation a, double x) {
   switch (a) {
@@ -59,6 +62,8 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
     std::vector<double> b = generate(init, 1, width, c.layer.seed, id + 1, width);
     MatmulConfig lc = c.layer;
     lc.op = MatmulOp::Linear;
+    const uint64_t stream = kLayerStreams + 2 * static_cast<uint64_t>(l);
+    lc.cast.seed = run_stream_seed(c.layer, stream);  // (each layer draws its own bits)
     // nn.Linear has a bias, stored like its weight (a model cast to bfloat16 casts both);
     // float32 beside integer weights.
     if (!lc.bias) lc.bias = is_float(lc.weight) ? lc.weight : DType::float32;
@@ -93,7 +98,9 @@ Expected<MlpResult> run_mlp(const MlpConfig& c, const std::function<void(double)
           }
         },
         rows_worth_a_thread(width));
-    round_each(out_fmt, next, next, c.layer.cast);
+    CastOptions activation_cast = c.layer.cast;
+    activation_cast.seed = run_stream_seed(c.layer, stream + 1);
+    round_each(out_fmt, next, next, activation_cast);
     MlpLayerResult lr;
     lr.layer = l + 1;
     const HeldComparison network{hold_view(next), hold_view(next_ref)};

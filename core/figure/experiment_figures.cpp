@@ -46,12 +46,11 @@ std::string operand_text(const std::string& recipe) {
              : recipe;
 }
 
-// "linear 128x512x128: inputs float16 -> float32, weights float32; f32 OpenBLAS sgemm; output
+// "linear m=128 k=512 n=128: inputs float16 -> float32, weights float32; f32 OpenBLAS sgemm; output
 // float32" -- a line that reads, not the settings one after another.
 std::string setup_line(const MatmulResult& r) {
   const auto& c = r.config;
-  return std::string(experiment::matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
-         std::to_string(c.n) + ": inputs " + operand_text(r.input_report.recipe) + ", weights " +
+  return experiment::matmul_shape_text(c) + ": inputs " + operand_text(r.input_report.recipe) + ", weights " +
          operand_text(r.weight_report.recipe) + "; " + r.product_method.substr(0, r.product_method.find(" (")) +
          "; output " + std::string(name(c.output));
 }

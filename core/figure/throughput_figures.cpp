@@ -53,7 +53,8 @@ std::vector<double> scaled(std::vector<double> v, double by) {
 Figure throughput_over_time(const experiment::ThroughputHistory& h, const ThroughputContext& c) {
   Figure f;
   f.name = "throughput-over-time";
-  f.title = "Matrix-product throughput, live";
+  // (Drawn live in the window and once from `bench --op throughput --save`'s samples.)
+  f.title = "Matrix-product throughput over time";
   f.subtitle = subtitle(c) + kept_note(h);
   f.x.label = "seconds since sampling started";
   const experiment::RateUnit unit = experiment::rate_unit(c.gpu);
@@ -65,9 +66,10 @@ Figure throughput_over_time(const experiment::ThroughputHistory& h, const Throug
     Series points{"", SeriesKind::Points, {}, {}, palette(i)};
     points.color.a = 0.45;
     for (const auto& s : samples) points.x.push_back(s.at), points.y.push_back(s.gflops * unit.scale);
-    Series line{std::string(name(dtypes[i])) + " (median of last " + std::to_string(c.median_window) + ")",
-                SeriesKind::Line, points.x, scaled(h.sliding_median(dtypes[i], c.median_window), unit.scale),
-                palette(i)};
+    // The first points have fewer samples behind them than the window holds.
+    Series line{
+        std::string(name(dtypes[i])) + " (running median of up to " + std::to_string(c.median_window) + " samples)",
+        SeriesKind::Line, points.x, scaled(h.sliding_median(dtypes[i], c.median_window), unit.scale), palette(i)};
     f.series.push_back(std::move(points));
     f.series.push_back(std::move(line));
   }

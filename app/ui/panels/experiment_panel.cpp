@@ -101,8 +101,7 @@ namespace {
 std::string summary(const SpecRun& run) {
   char buf[160];
   const MatmulConfig& c = run.spec.config;
-  std::string what = std::string(matmul_op_name(c.op)) + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
-                     std::to_string(c.n) + " " + std::string(name(c.input)) + " x " + std::string(name(c.weight)) +
+  std::string what = matmul_shape_text(c) + " " + std::string(name(c.input)) + " x " + std::string(name(c.weight)) +
                      " -> " + std::string(name(c.output));
   if (run.raised()) {
     const auto& f = *run.framework;

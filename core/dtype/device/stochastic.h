@@ -37,4 +37,15 @@ PL_HD inline uint64_t stochastic_seed_at(uint64_t seed, uint64_t offset) {
   return seed + offset * 0x9E3779B97F4A7C15ull;
 }
 
+// The seed of stream `stream` of a run seeded `seed`: what the run's operands, its output and
+// each layer draw, one stream each, so that no two roundings take the same bits at the same
+// index. (Seeds s and s + j * 0x9E37... would run the same stream j elements apart, so the
+// pair is mixed, not added: SplitMix64's finaliser over a second odd increment.)
+PL_HD inline uint64_t stochastic_stream_seed(uint64_t seed, uint64_t stream) {
+  uint64_t z = seed ^ ((stream + 1) * 0xD1B54A32D192ED03ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 }  // namespace pl

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -396,6 +397,27 @@ MatmulConfig w4a16(size_t m, size_t n, size_t k) {
   c.weight_scaling.kind = ScalingKind::Group;
   c.weight_scaling.group = 32;
   return c;
+}
+
+// Bug: stochastic rounding drew one stream for the whole run, whatever the seed: the input and
+// the weights took the same random bits at the same index, so x[i] and W[i] equal rounded the
+// same way every time (their product always a square), and no seed changed it. Each operand
+// draws its own stream of the seed now.
+TEST(Matmul, TheSeedSeedsStochasticRoundingAndEachOperandDrawsItsOwn) {
+  MatmulConfig c;
+  c.m = c.n = c.k = 1;
+  c.input = c.weight = DType::float8_e4m3fn;
+  c.cast.rounding = Rounding::Stochastic;
+  const std::vector<double> v{1.0625};  // halfway between 1 and 1.125: up or down, half and half
+  std::set<double> products;
+  for (uint64_t seed = 0; seed < 64; ++seed) {
+    c.seed = seed;
+    auto r = run_matmul(c, MatmulOperands{v, v, {}});
+    ASSERT_TRUE(r) << r.error();
+    products.insert(test::values_of(r->result).at(0));
+  }
+  // 1 (both down), 1.125 (one up, one down) and 1.265625 (both up).
+  EXPECT_EQ(products, (std::set<double>{1.0, 1.125, 1.265625}));
 }
 
 TEST(Matmul, Int4GroupWeightsAreDequantisedByTheirFloat16Scales) {

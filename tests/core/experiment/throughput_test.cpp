@@ -275,6 +275,10 @@ TEST(ThroughputFigures, BarsCarryOneCategoryPerDtypeAndExport) {
   EXPECT_TRUE(live.series[4].x.empty());
   EXPECT_EQ(live.series[0].kind, figure::SeriesKind::Points);
   EXPECT_EQ(live.series[1].y, (std::vector<double>{80, 90}));
+  // Bug: the key said "median of last 9" where the first points had fewer samples behind them,
+  // and the title said "live" on a figure `bench --save` writes once.
+  EXPECT_EQ(live.series[1].label, "float32 (running median of up to 9 samples)");
+  EXPECT_EQ(live.title, "Matrix-product throughput over time");
   const auto dir = std::filesystem::temp_directory_path() / "pl_throughput_figures";
   std::filesystem::create_directories(dir);
   for (const auto* f : {&bars, &live}) {

@@ -136,7 +136,9 @@ TEST(Figures, AMatmulSubtitleNamesTheOperandsAndWhatRan) {
   auto r = experiment::run_matmul(c);
   ASSERT_TRUE(r) << r.error();
   const std::string line = matmul_figures(*r)[0].subtitle;
-  EXPECT_EQ(line.rfind("linear 8x16x8: inputs float16", 0), 0u) << line;
+  // Bug: the shape read "8x16x8", m x k x n unlabelled, where a product's shape is usually
+  // written m x n x k; the letters say which is which.
+  EXPECT_EQ(line.rfind("linear m=8 k=16 n=8: inputs float16", 0), 0u) << line;
   EXPECT_NE(line.find(", weights float32; "), std::string::npos) << line;
   EXPECT_NE(line.find("; output float32"), std::string::npos) << line;
   EXPECT_EQ(line.find(", none"), std::string::npos) << line;
