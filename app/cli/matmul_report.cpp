@@ -62,8 +62,8 @@ void print_report(const MatmulResult& r) {
               lin ? c.k : c.n, r.weight_report.recipe.c_str(),
               c.bias ? (" + bias " + std::string(name(*c.bias))).c_str() : "", std::string(name(c.output)).c_str());
   std::printf("arithmetic: %s\n", r.product_method.c_str());
-  if (r.product_backend != "cpu" && !r.product_backend.empty())
-    std::printf("on:         %s, %.3f ms on the device\n", r.product_backend.c_str(), r.product_device_seconds * 1e3);
+  if (r.product_device_seconds)
+    std::printf("on:         %s, %.3f ms on the device\n", r.product_backend.c_str(), *r.product_device_seconds * 1e3);
   if (!r.backend_note.empty()) std::printf("note:       %s\n", r.backend_note.c_str());
   if (r.analysis_backend != "cpu" && !r.analysis_backend.empty())
     std::printf("statistics: made on %s; |A||B|: %s\n", r.analysis_backend.c_str(), r.bound_method.c_str());

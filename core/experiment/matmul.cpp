@@ -255,11 +255,11 @@ OperandReport report(DType t, std::optional<DType> via, const Scaling& s, const 
     char amax[32];
     std::snprintf(amax, sizeof amax, "%.4g", q.amax);
     r.recipe += std::string(" (amax ") + amax + ")";
+    r.amax = q.amax;
   }
   r.saturated = q.saturated;
   r.out_of_range = out_of_range_outcome(t, s, o);
   r.flushed = q.flushed;
-  r.amax = q.amax;
   return r;
 }
 

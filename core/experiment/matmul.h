@@ -125,7 +125,9 @@ struct OperandReport {
   std::string recipe;                 // "bfloat16, none", "float8_e4m3fn, per-tensor (amax 4.1)"
   size_t saturated = 0, flushed = 0;  // past the dtype's range; nonzero values that became zero
   std::string out_of_range;           // what the saturated became: "to Inf", "clamped", ...
-  double amax = 0;
+  // The amax the tensor scale was taken from (this tensor's, or the delayed history's); none where
+  // the recipe has no tensor scale.
+  std::optional<double> amax;
 };
 
 struct StageTimes {
@@ -159,7 +161,8 @@ struct MatmulResult {
   std::string bound_note;             // what the bounds do not cover ("" when nothing): a device library's adder
   std::string analysis_backend;       // where the error statistics were made: "cpu" or "cuda (NVIDIA H100 ...)"
   std::string bound_method;           // how |A||B| for the bound check was made: "OpenBLAS sgemm, ..." or on the device
-  double product_device_seconds = 0;  // the product alone, timed on the device (CUDA events)
+  // The product alone, timed on the device (CUDA events); none when it ran on the CPU.
+  std::optional<double> product_device_seconds;
   StageTimes seconds;
 };
 

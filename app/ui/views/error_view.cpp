@@ -103,8 +103,8 @@ void ErrorView::draw_framework() {
 
 void ErrorView::draw_stats(const MatmulResult& r) {
   char device_time[48] = "";
-  if (r.product_device_seconds > 0)
-    std::snprintf(device_time, sizeof device_time, ", %.3f ms on the device", r.product_device_seconds * 1e3);
+  if (r.product_device_seconds)
+    std::snprintf(device_time, sizeof device_time, ", %.3f ms on the device", *r.product_device_seconds * 1e3);
   // One short line; the library's build string and the reference's method are a hover away.
   const std::string& on = r.product_backend;
   const std::string on_short = on.substr(0, std::min(on.find(" ("), on.find(',')));

@@ -206,48 +206,52 @@ json to_json(const MatmulResult& r, const MatmulFiles& files) {
                 {"saturated", o.saturated},
                 {"out_of_range", o.out_of_range},
                 {"flushed", o.flushed},
-                {"amax", number(o.amax)}};
+                {"amax", o.amax ? number(*o.amax) : json(nullptr)}};
   };
+  // An integer operand's u would be its placeholder float format's: it has none.
+  auto unit_roundoff_of = [](DType t) { return is_float(t) ? json(unit_roundoff(info(t).format)) : json(nullptr); };
   const FloatFormat& acc = info(result_dtype(r.config.accumulate)).format;
   // The files' names, and the shape read from them (a setup leaves it to the files; a result
   // says what ran).
   json config = to_json(MatmulSpec{r.config, files, {}});
   config["m"] = r.config.m, config["n"] = r.config.n, config["k"] = r.config.k;
-  return {
-      {"config", config},
-      {"reference", r.reference_method},
-      {"product", r.product_method},
-      {"product_backend", r.product_backend},
-      {"backend_note", r.backend_note},
-      {"bound_note", r.bound_note},
-      {"analysis_backend", r.analysis_backend},
-      {"bound_method", r.bound_method},
-      {"product_device_seconds", number(r.product_device_seconds)},
-      {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
-      {"bounds",
-       {{"k", r.config.k},
-        {"epilogue_roundings", r.epilogue_roundings},  // the bounds are taken at k plus these
-        {"deterministic", number(r.bounds.deterministic)},
-        {"probabilistic_estimate", number(r.bounds.probabilistic)},
-        {"max_scaled_arithmetic_error", number(r.max_scaled_arithmetic)},
-        {"within_deterministic", r.within_deterministic},
-        {"within_probabilistic_estimate", r.within_probabilistic},
-        {"compared", r.compared},
-        {"scaled_arithmetic_histogram", to_json(r.scaled_arithmetic)}}},
-      {"unit_roundoff",
-       {{"input", unit_roundoff(info(r.config.input).format)},
-        {"weight", unit_roundoff(info(r.config.weight).format)},
-        {"accumulator", unit_roundoff(acc)},
-        {"output", unit_roundoff(info(r.config.output).format)}}},
-      {"operands",
-       {{"input", operand(r.input_report)}, {"weight", operand(r.weight_report)}, {"bias", operand(r.bias_report)}}},
-      {"seconds",
-       {{"generate", r.seconds.generate},
-        {"quantise", r.seconds.quantise},
-        {"reference", r.seconds.reference},
-        {"product", r.seconds.product},
-        {"analysis", r.seconds.analysis},
-        {"total", r.seconds.total()}}}};
+  return {{"config", config},
+          {"reference", r.reference_method},
+          {"product", r.product_method},
+          {"product_backend", r.product_backend},
+          {"backend_note", r.backend_note},
+          {"bound_note", r.bound_note},
+          {"analysis_backend", r.analysis_backend},
+          {"bound_method", r.bound_method},
+          {"product_device_seconds", r.product_device_seconds ? number(*r.product_device_seconds) : json(nullptr)},
+          {"components", {component(r.total), component(r.input), component(r.arithmetic), component(r.output)}},
+          {"bounds",
+           {{"k", r.config.k},
+            {"epilogue_roundings", r.epilogue_roundings},  // the bounds are taken at k plus these
+            {"deterministic", number(r.bounds.deterministic)},
+            {"probabilistic_estimate", number(r.bounds.probabilistic)},
+            {"max_scaled_arithmetic_error", number(r.max_scaled_arithmetic)},
+            {"within_deterministic", r.within_deterministic},
+            {"within_probabilistic_estimate", r.within_probabilistic},
+            {"compared", r.compared},
+            {"scaled_arithmetic_histogram", to_json(r.scaled_arithmetic)}}},
+          {"unit_roundoff",
+           {{"input", unit_roundoff_of(r.config.input)},
+            {"weight", unit_roundoff_of(r.config.weight)},
+            // (int32 sums are exact, or wrap: no rounding to bound.)
+            {"accumulator", r.config.accumulate.kind == AccumKind::Int32 ? json(nullptr) : json(unit_roundoff(acc))},
+            {"output", unit_roundoff(info(r.config.output).format)}}},
+          {"operands",
+           {{"input", operand(r.input_report)},
+            {"weight", operand(r.weight_report)},
+            {"bias", r.config.bias ? operand(r.bias_report) : json(nullptr)}}},
+          {"seconds",
+           {{"generate", r.seconds.generate},
+            {"quantise", r.seconds.quantise},
+            {"reference", r.seconds.reference},
+            {"product", r.seconds.product},
+            {"analysis", r.seconds.analysis},
+            {"total", r.seconds.total()}}}};
 }
 
 }  // namespace pl::experiment

@@ -134,6 +134,7 @@ TEST(MatmulBackend, RunsWhereTheConfigSaysAndFallsBackWithTheReason) {
   ASSERT_TRUE(cpu_run.ok());
   EXPECT_EQ(cpu_run->product_backend, "cpu");
   EXPECT_TRUE(cpu_run->backend_note.empty());
+  EXPECT_FALSE(cpu_run->product_device_seconds);  // (result.json: null, not a time of 0)
 
   auto c = small_config(AccumKind::Sequential, 64);
   c.backend = BackendChoice::Cuda;

@@ -5,6 +5,9 @@
 // spellings, as the writer prints them, and no default, so a dropped key cannot pass unseen.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/experiment/matmul.h"
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/spec/experiment_file.h"
 #include "core/experiment/spec/matmul_json.h"
@@ -268,6 +271,29 @@ TEST(ExperimentFile, TheOldNameOfTheRoundTripIsReadWithANote) {
     EXPECT_NE(find_experiment_kind(a.name), nullptr) << a.name;
     EXPECT_EQ(find_experiment_kind(a.old_name), nullptr) << a.old_name;  // the table holds one name each
   }
+}
+
+// Bug: result.json wrote numbers that were no measurement: a device time of 0.0 for a product on
+// the CPU, an amax of 0.0 for recipes that take none (and for an absent bias), and an integer
+// operand's or an int32 accumulator's "unit roundoff" (0.5, its placeholder float format's).
+// Each is null now.
+TEST(ExperimentJson, AMatmulResultWritesNullWhereThereIsNoFigure) {
+  MatmulConfig c;
+  c.m = c.n = 4, c.k = 32;
+  c.input = c.weight = DType::int8;
+  c.input_scaling.kind = ScalingKind::PerTensor;
+  c.weight_scaling.kind = ScalingKind::PerChannel;
+  c.accumulate = {AccumKind::Int32, DType::int32};
+  const auto r = run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  const json j = to_json(*r);
+  EXPECT_TRUE(j["product_device_seconds"].is_null()) << j["product_device_seconds"];
+  EXPECT_TRUE(j["operands"]["input"]["amax"].is_number());  // per-tensor: the amax it scaled by
+  EXPECT_TRUE(j["operands"]["weight"]["amax"].is_null());   // per-channel: one a row, none here
+  EXPECT_TRUE(j["operands"]["bias"].is_null());             // no bias
+  EXPECT_TRUE(j["unit_roundoff"]["input"].is_null());
+  EXPECT_TRUE(j["unit_roundoff"]["accumulator"].is_null());
+  EXPECT_EQ(j["unit_roundoff"]["output"], std::ldexp(1.0, -24));
 }
 
 }  // namespace
