@@ -132,8 +132,10 @@ void print_throughput_report(const experiment::ThroughputResult& r) {
 void print_scan_report(const experiment::ScanResult& r, const std::vector<experiment::PlanPoint>& frontier,
                        const std::optional<experiment::PlanReport>& plan) {
   using experiment::sqnr_db_text;
-  std::printf("%s: %zu tensor%s scanned (%s), %zu left out; rounded on %s\n", r.checkpoint.c_str(), r.tensors.size(),
-              r.tensors.size() == 1 ? "" : "s", bytes_text(r.bytes).c_str(), r.skipped.size(), r.ran_on.c_str());
+  const std::string left_out = r.skipped.empty() ? "" : " (" + experiment::skipped_summary(r.skipped) + ")";
+  std::printf("%s: %zu tensor%s scanned (%s), %zu left out%s; rounded on %s\n", r.checkpoint.c_str(), r.tensors.size(),
+              r.tensors.size() == 1 ? "" : "s", bytes_text(r.bytes).c_str(), r.skipped.size(), left_out.c_str(),
+              r.ran_on.c_str());
   if (!r.backend_note.empty()) std::printf("note: %s\n", r.backend_note.c_str());
   if (const std::string nonfinite = experiment::nonfinite_text(r); !nonfinite.empty())
     std::printf("note: %s\n", nonfinite.c_str());

@@ -97,7 +97,8 @@ std::string describe(const Accumulation& a) {
     case AccumKind::Chunked: return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
     case AccumKind::Blas:
       if (a.format == DType::float16) return f + " GEMM library (cuBLAS CUBLAS_COMPUTE_16F)";
-      return f + (a.format == DType::float64 ? " OpenBLAS dgemm" : " OpenBLAS sgemm");
+      // (The backend's library: OpenBLAS on the CPU, cuBLASLt on a GPU; the run's method names it.)
+      return f + (a.format == DType::float64 ? " BLAS dgemm" : " BLAS sgemm");
     case AccumKind::Int32: return "i32 (wrapping) -> f32";
     case AccumKind::Multiterm:
       return f + " multi-term(" + std::to_string(a.block) + " + sum, " + std::to_string(a.extra_bits) +

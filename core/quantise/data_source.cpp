@@ -19,6 +19,13 @@ namespace {
 
 constexpr std::array<std::string_view, kDistributionCount> kNames = {"normal", "uniform", "torch-linear", "heavy-tailed",
                                                     "outlier-channels"};
+// In kNames' order (Distribution's, said for a reader).
+constexpr std::array<std::string_view, kDistributionCount> kSummaries = {
+    "normal, N(0, 1) unless a file sets the scale", "uniform on [-1, 1] unless a file sets the scale",
+    "nn.Linear's default initialisation: uniform on [-1/sqrt(K), 1/sqrt(K)]",
+    "Student's t with 3 degrees of freedom unless a file sets them: rare values far from the rest",
+    "normal, with 1% of the columns (channels, at least one) 20 times larger, as in LLM activations "
+    "(LLM.int8())"};
 
 // SplitMix64's finaliser: a well-mixed seed for each (seed, tensor, row) stream.
 uint64_t mix(uint64_t x) {
@@ -33,6 +40,8 @@ uint64_t stream_seed(uint64_t seed, uint64_t tensor_id, uint64_t row) { return m
 }  // namespace
 
 std::string_view distribution_name(Distribution d) { return kNames[static_cast<int>(d)]; }
+
+std::string_view distribution_summary(Distribution d) { return kSummaries[static_cast<int>(d)]; }
 
 std::optional<Distribution> parse_distribution(std::string_view n) { return find_named<Distribution>(kNames, n); }
 

@@ -41,6 +41,8 @@ struct DataSource {
 };
 
 std::string_view distribution_name(Distribution d);  // "normal", "uniform", "torch-linear", ...
+// One line on what it draws, for a reader (the window's tooltips).
+std::string_view distribution_summary(Distribution d);
 std::optional<Distribution> parse_distribution(std::string_view name);
 // Every distribution's name in the table's order, joined by `separator`.
 std::string distribution_names(std::string_view separator = ", ");

@@ -23,6 +23,20 @@ constexpr std::array<std::string_view, kScalingKindCount> kNames = {
     "none", "per-tensor", "delayed", "per-channel",     "per-channel-asymmetric",
     "mx",   "nvfp4",      "group",   "group-asymmetric"};
 
+// In kNames' order (the recipes above, said for a reader).
+constexpr std::array<std::string_view, kScalingKindCount> kSummaries = {
+    "no scale: each value rounded into the dtype as it is",
+    "one scale for the whole tensor, from its own amax (Transformer Engine's current scaling)",
+    "one scale for the whole tensor, from the largest amax of the tensors drawn before it (16 unless a "
+    "file sets the history; Transformer Engine's delayed scaling)",
+    "one scale per row (output channel for weights, token for activations), symmetric",
+    "a scale and a zero point per row, the row's range including 0 (PyTorch's MinMax observer; integer "
+    "dtypes)",
+    "blocks of 32 along K share a power-of-two (e8m0) scale (OCP Microscaling v1.0)",
+    "blocks of 16 along K share a float8_e4m3fn scale, times a float32 scale for the tensor (NVIDIA NVFP4)",
+    "groups of G along K share a float16 scale, symmetric (AWQ's and GPTQ's weight-only int4)",
+    "groups of G along K share a float16 scale and a zero point (asymmetric weight-only integers)"};
+
 float to_f32(double x) { return static_cast<float>(x); }  // round to nearest even
 
 // fn(r) for every row r in [0, rows), rows of `cols` elements split between the cores. Every
@@ -354,6 +368,8 @@ double nvfp4_block_scale(double block_amax, double tensor_encode) {
 double group_scale(double group_amax, double qmax) { return float16_scale(group_amax / qmax); }
 
 std::string_view scaling_name(ScalingKind k) { return kNames[static_cast<int>(k)]; }
+
+std::string_view scaling_summary(ScalingKind k) { return kSummaries[static_cast<int>(k)]; }
 
 std::optional<ScalingKind> parse_scaling(std::string_view n) { return find_named<ScalingKind>(kNames, n); }
 

@@ -76,6 +76,8 @@ struct Scaling {
 };
 
 std::string_view scaling_name(ScalingKind k);  // "none", "per-tensor", "delayed", ...
+// One line on what the recipe does, for a reader who has not met it (the window's tooltips).
+std::string_view scaling_summary(ScalingKind k);
 std::optional<ScalingKind> parse_scaling(std::string_view name);
 // Every recipe's name in the table's order, joined by `separator`: for help texts and messages.
 std::string scaling_names(std::string_view separator = ", ");

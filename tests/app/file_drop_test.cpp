@@ -18,6 +18,17 @@ TEST(FileDrop, ACheckpointsIndexOrFolderIsScannedAndTheRestKeepTheirPanels) {
   EXPECT_EQ(drop_kind("/tmp/notes.txt"), DropKind::Unknown);
 }
 
+// Bug: the Checkpoint panel said "drop it on the window" of a model's safetensors, and a dropped
+// single-file model opened as an Experiment operand. With the Checkpoint panel on screen it is
+// scanned; elsewhere it is still an operand's file.
+TEST(FileDrop, ASafetensorsFileDroppedOnTheCheckpointPanelIsScanned) {
+  const std::string file = std::string(PL_CHECKPOINT_DIR) + "/sharded/model-00001-of-00002.safetensors";
+  EXPECT_EQ(drop_kind(file, true), DropKind::Checkpoint);
+  EXPECT_EQ(drop_kind(file, false), DropKind::Tensor);
+  EXPECT_EQ(drop_kind("/tmp/x.npy", true), DropKind::Tensor);
+  EXPECT_EQ(drop_kind("/tmp/setup.json", true), DropKind::Setup);
+}
+
 // Bug: a dropped (or --open) tensor file was placed in the Experiment's field unread: a file that
 // is no .npy said nothing until the run, and a screenshot of it showed the last run's results with
 // exit 0. Its header is read first; a file the run can read passes.

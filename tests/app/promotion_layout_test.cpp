@@ -81,6 +81,33 @@ TEST_F(PromotionLayout, ANarrowGridHasItsAnswerBesideIt) {
   EXPECT_GT(grid->Size.y, 0.5f * 700);  // the whole height, not a share of it
 }
 
+// Bug: in a scenario's live pane (compact), Left/Right went to the next scenario and also moved
+// the grid's selected cell, undoing the pair the scenario's link chose. The scenario owns the
+// arrow keys there; the Promotion tab's own grid still takes them.
+TEST_F(PromotionLayout, ACompactGridLeavesTheArrowKeysToTheScenario) {
+  // (This ImGui reads keys through io.KeyMap, as the GLFW backend fills it: GLFW_KEY_RIGHT.)
+  constexpr int kRight = 262;
+  ImGui::GetIO().KeyMap[ImGuiKey_RightArrow] = kRight;
+  auto press_right = [&](PromotionPanel& panel) {
+    ImGui::GetIO().KeysDown[kRight] = true;
+    draw(panel, 1);
+    ImGui::GetIO().KeysDown[kRight] = false;
+    draw(panel, 1);
+  };
+  for (const bool compact : {true, false}) {
+    PromotionPanel panel{log};
+    ASSERT_TRUE(panel.configure(every_torch_dtype()).ok());
+    panel.set_compact(compact);
+    draw(panel);
+    const auto before = panel.selected_outcome();
+    ASSERT_TRUE(before && before->ok());
+    press_right(panel);
+    const auto after = panel.selected_outcome();
+    ASSERT_TRUE(after && after->ok());
+    EXPECT_EQ(after->rule == before->rule && after->result == before->result, compact) << after->rule;
+  }
+}
+
 // The tops of the colour key's swatches the panel's window drew on the last frame: its filled
 // squares a line of text high.
 std::vector<float> swatch_tops() {

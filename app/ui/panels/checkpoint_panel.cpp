@@ -319,7 +319,10 @@ void CheckpointPanel::draw_controls() {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("the elements' rounding: %s; Scan again to apply", rounding_label(rounding_));
+    ImGui::SetTooltip(
+        "the float candidates' rounding: %s (integer candidates: to nearest, ties to even); Scan "
+        "again to apply",
+        rounding_label(rounding_));
   if (rounding_ == Rounding::Stochastic) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6 - spacing);
@@ -426,7 +429,7 @@ void CheckpointPanel::draw_table() {
     if (c == 5) return "the largest |x| over the root mean square: how far the largest stands out";
     if (c == 6) return "m4 / m2^2 about the mean (3 for a normal distribution)";
     if (c == 7) return "the largest row (output channel) amax over the median row amax";
-    if (c == columns - 1) return "the candidate the plan chose (* pinned)";
+    if (c == columns - 1) return "the candidate the plan chose (a pinned one is marked * in its SQNR cell)";
     return "right-click a header to show or hide columns";
   });
   sort_rows();
@@ -502,8 +505,9 @@ void CheckpointPanel::draw_row(size_t i, const std::vector<std::string>& shorts)
 
 void CheckpointPanel::draw_guide() {
   wrapped_text(
-      "Open a model's safetensors (type its path above, or drop it on the window) to see every weight under every "
-      "candidate format, and a mixed-precision plan within a bit budget. A scan shows:");
+      "Open a model's safetensors (type the path of its .safetensors file, its index or its folder above, or drop "
+      "one of them on this panel) to see every weight under every candidate format, and a mixed-precision plan "
+      "within a bit budget. A scan shows:");
   for (const char* line :
        {"a table: each weight's statistics and its SQNR in dB under each candidate, sortable by any column; click a "
         "cell to open that cast in the Experiment panel, right-click it to pin it in the plan",
@@ -563,10 +567,10 @@ void CheckpointPanel::draw_content() {
   if (worker_.running()) draw_progress();
   if (!error_.empty()) wrapped_text(error_);
   const ScanResult& r = *result_;
-  ImGui::Text("%zu tensor%s scanned (%s), %zu left out (%s)%s%s", r.tensors.size(), r.tensors.size() == 1 ? "" : "s",
-              bytes_text(r.bytes).c_str(),
-              r.skipped.size(), by_output(r) ? "no inputs, norms, biases, integers" : "norms, biases, integers",
-              r.rounding == "rne" ? "" : "; rounded ", r.rounding == "rne" ? "" : r.rounding.c_str());
+  const std::string left_out = r.skipped.empty() ? "none left out" : skipped_summary(r.skipped) + " left out";
+  ImGui::Text("%zu tensor%s scanned (%s), %s%s%s", r.tensors.size(), r.tensors.size() == 1 ? "" : "s",
+              bytes_text(r.bytes).c_str(), left_out.c_str(), r.rounding == "rne" ? "" : "; rounded ",
+              r.rounding == "rne" ? "" : r.rounding.c_str());
   if (const std::string nonfinite = nonfinite_text(r); !nonfinite.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1));
     wrapped_text(nonfinite);

@@ -268,14 +268,19 @@ void ExplorerPanel::draw_table() {
       stacked
           ? std::vector<Column>{{"format", "the format; below it, the spacing of values where x lies (ulp)"},
                                 {"bits (click one to flip it)", nullptr},
-                                {"rounds to; from", "the value x rounds to; below it, every x that rounds to it"},
-                                {"neighbours", "the representable values below and above x: click one to explore it"}}
-          : std::vector<Column>{{"format", nullptr},
-                                {"bits (click one to flip it)", nullptr},
-                                {"rounds to", "the value x rounds to"},
-                                {"rounding interval", "every x that rounds to the same value"},
-                                {"ulp", "the spacing of representable values where x lies"},
-                                {"neighbours", "the representable values either side: click one to explore it"}};
+                                {"rounds to; from",
+                                 "the value x rounds to; below it, every x that rounds to it (stochastic rounding: "
+                                 "one draw, and every x that may round to it)"},
+                                {"neighbours",
+                                 "the representable values next to the one x rounds to, below and above it: click one "
+                                 "to explore it"}}
+          : std::vector<Column>{
+                {"format", nullptr},
+                {"bits (click one to flip it)", nullptr},
+                {"rounds to", "the value x rounds to (stochastic rounding: one draw)"},
+                {"rounding interval", "every x that rounds to the same value (stochastic rounding: every x that may)"},
+                {"ulp", "the spacing of representable values where x lies"},
+                {"neighbours", "the representable values either side of the one x rounds to: click one to explore it"}};
   if (!ImGui::BeginTable("explorer", int(columns.size()), flags,
                          ImVec2(0, std::min(height, ImGui::GetFontSize() * 22))))
     return;
@@ -389,10 +394,13 @@ void ExplorerPanel::draw_content() {
   if (error_.empty()) {
     ImGui::Text("x = %s  (float64 %s, %s)", value_text_, float64_text(x_).c_str(), hex_float(x_).c_str());
     same_line_if_fits(button_width("Export (Ctrl+E)"));
-    const char* keys = "Left/Right: step through the shown format's values.";
+    const char* keys = "Left/Right: step to the next value of the format whose number line is shown.";
     if (ImGui::Button("Export (Ctrl+E)") || (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed('E', false)))
       status_ = export_all();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", keys);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "write the number line (PNG, SVG, PDF and CSV) and explore.json, every shown format's\n"
+          "rounding of x, to a new folder in precision-lab-export/");
     // The keys beside the button where they fit on its line, and an export's outcome always; in
     // presentation mode at 1280 px the keys would wrap under the float64's digits, and the line
     // they take would leave the number line's plot 133 px tall.

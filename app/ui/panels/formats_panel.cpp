@@ -99,13 +99,22 @@ void FormatsPanel::recompute() {
 
 void FormatsPanel::draw_controls() {
   bool changed = draw_value_rounding_overflow(value_text_, sizeof value_text_, &rounding_, &overflow_);
-  const char* paths[] = {"direct (one rounding)", "via float32 (PyTorch, ml_dtypes 0.6)"};
+  const char* paths[] = {"direct (one rounding)", "via float32 (two roundings)"};
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 14, "path"));
   label_before("path");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   changed |= ImGui::Combo("##path", &path_, paths, 2);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "direct: the value rounded once into each format.\n"
+        "via float32: rounded to float32 first, then into the format, as PyTorch and ml_dtypes 0.6\n"
+        "cast a float32 tensor (their float8_e8m0fnu casts differ from both: docs/numerics.md).");
   same_line_if_fits(checkbox_width("flush subnormal inputs (DAZ)"));
   changed |= ImGui::Checkbox("flush subnormal inputs (DAZ)", &daz_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "DAZ reads a subnormal source value as zero. The source here is the float64 value typed,\n"
+        "so only |x| < 2^-1022 flushes (a float32 subnormal such as 1e-40 does not).");
   same_line_if_fits(checkbox_width("flush subnormal results (FTZ)"));
   changed |= ImGui::Checkbox("flush subnormal results (FTZ)", &ftz_);
   if (rounding_ == static_cast<int>(Rounding::Stochastic)) {
@@ -149,7 +158,13 @@ void FormatsPanel::draw_value_table() {
   for (const char* h :
        {"format", "value", "abs error", "rel error", "error (ulps)", "flags", "bits (sign | exponent | mantissa)"})
     ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  table_headers([](int c) -> std::string {
+    if (c != 5) return "";
+    return "what the cast did: overflow: past the largest finite; saturated: clamped to it; underflow: tiny and\n"
+           "inexact; nan->0: a NaN into a format without NaN became zero; ->nan: no code holds the value\n"
+           "(e8m0 has no zero and no negatives); daz / ftz: the input / the result flushed to zero;\n"
+           "else inexact or exact";
+  });
   for (size_t i = 0; i < results_.size(); ++i) {
     const CastReport& r = results_[i];
     ImGui::TableNextRow();
@@ -301,7 +316,7 @@ void FormatsPanel::draw_content() {
   } else {
     // The one setting a link may change besides the value (scenario 19's two links differ in it).
     ImGui::TextDisabled("%s", path_ == static_cast<int>(CastPath::ViaFloat32)
-                                  ? "each cast through float32 first, as PyTorch casts (two roundings)"
+                                  ? "each cast through float32 first (two roundings), as PyTorch casts a float32 tensor"
                                   : "each cast directly from float64 (one rounding)");
   }
   // Compact: one scrolling column, the table the link marks first (no room for two panes). Its

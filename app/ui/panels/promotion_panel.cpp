@@ -874,7 +874,9 @@ std::string PromotionPanel::caption() const {
 }
 
 void PromotionPanel::draw_content() {
-  navigate();
+  // In a scenario's live pane the arrow keys step through the scenarios: the grid keeps the pair
+  // the link chose.
+  if (!compact_) navigate();
   if (compact_) {
     // The settings a link chose, in a line (the Promotion tab changes them): the grid keeps the room.
     ImGui::AlignTextToFramePadding();

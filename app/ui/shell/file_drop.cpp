@@ -38,9 +38,10 @@ std::vector<std::string> take_dropped_files() {
   return out;
 }
 
-DropKind drop_kind(const std::string& path) {
+DropKind drop_kind(const std::string& path, bool checkpoint_shown) {
   std::error_code ec;
-  if (ends_with(path, ".safetensors.index.json") || std::filesystem::is_directory(path, ec))
+  if (ends_with(path, ".safetensors.index.json") || std::filesystem::is_directory(path, ec) ||
+      (checkpoint_shown && ends_with(path, ".safetensors")))
     return DropKind::Checkpoint;
   if (ends_with(path, ".json")) return DropKind::Setup;
   if (ends_with(path, ".npy") || ends_with(path, ".safetensors")) return DropKind::Tensor;

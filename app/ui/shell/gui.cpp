@@ -173,7 +173,7 @@ void draw_frame(App& app, int width, int height) {
 // file in the Experiment panel, a tensor as one of its operands, a checkpoint's index or folder
 // scanned in the Checkpoint panel); why not, when it cannot be.
 Status open_file(App& app, const std::string& path) {
-  switch (drop_kind(path)) {
+  switch (drop_kind(path, app.current_panel == "checkpoint")) {
     case DropKind::Checkpoint:
       app.checkpoint->open(path);
       app.select_panel = "checkpoint";
@@ -322,7 +322,8 @@ Status add_panels(App& app, const GuiOptions& o, bool remembered) {
   app.start.add({"The guided tour", "The teaching scenarios one after another, each with its evidence and checks.",
                  [&app] { app.select_panel = "scenarios"; }});
   app.start.add({"The float explorer",
-                 "One value in every format: what it rounds to, its bits (click one to flip it), its neighbours.",
+                 "One value in each format you pick (six to start): what it rounds to, its bits (click one to flip "
+                 "it), its neighbours.",
                  [&app] { app.select_panel = "explorer"; }});
   return {};
 }

@@ -234,7 +234,10 @@ void draw_mlp_table(const MlpResult& r) {
   }
   ImGui::EndTable();
   wrapped_text_disabled(
-      "normwise relative errors; network: against the float64 network, own: the layer against its exact product");
+      "normwise relative errors; network: against the float64 network; own: the layer against its exact product "
+      "(its inputs as they came); own arithmetic: that part of it from the accumulation alone (the inputs as "
+      "rounded); mean bits: bits of agreement with the float64 network; reference RMS: the size of the float64 "
+      "network's activations (do they vanish or grow?)");
 }
 
 void draw_sweep_table(const std::vector<DotSweepRow>& rows) {

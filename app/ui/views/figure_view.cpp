@@ -278,7 +278,11 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("all three are colour-blind safe; a sequential map (viridis, cividis) shows |error|");
+      // (Only a signed map's values change: apply_view draws their magnitudes on a sequential one.)
+      ImGui::SetTooltip("%s", f.heatmap->vmin < 0
+                                  ? "all three are colour-blind safe; a sequential map (viridis, cividis) draws "
+                                    "the magnitudes, |value|"
+                                  : "all three are colour-blind safe; the map changes the colours only");
     ImGui::SameLine();
   }
   for (const bool x_axis : {true, false}) {

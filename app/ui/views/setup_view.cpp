@@ -107,14 +107,19 @@ bool dtype_combo(const char* label, DType* t, bool integers) {
 }
 
 template <typename Enum, size_t N>
-bool enum_combo(const char* label, Enum* value, std::string_view (*name_of)(Enum)) {
+bool enum_combo(const char* label, Enum* value, std::string_view (*name_of)(Enum),
+                std::string_view (*summary_of)(Enum) = nullptr) {
   bool changed = false;
   if (ImGui::BeginCombo(label, std::string(name_of(*value)).c_str())) {
-    for (size_t i = 0; i < N; ++i)
+    for (size_t i = 0; i < N; ++i) {
       if (const Enum v = static_cast<Enum>(i); ImGui::Selectable(std::string(name_of(v)).c_str(), v == *value))
         *value = v, changed = true;
+      if (summary_of && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", std::string(summary_of(static_cast<Enum>(i))).c_str());
+    }
     ImGui::EndCombo();
   }
+  if (summary_of && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(summary_of(*value)).c_str());
   return changed;
 }
 
@@ -394,9 +399,11 @@ bool SetupView::draw_rounding_and_data() {
   const bool cast = mode_ == ExperimentMode::Roundtrip;
   bool changed = draw_rounding_combo("rounding", &c.cast.rounding);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", cast ? "How the scaled values are rounded to the dtype."
+    ImGui::SetTooltip("%s", cast ? "How the scaled values are rounded to a float dtype\n"
+                                   "(an integer dtype's always round to nearest, ties to even)."
                                  : "How the input, weight, bias and output are rounded to their dtypes\n"
-                                   "(the accumulator's own rounding is part of the accumulate model).");
+                                   "(integer operands always to nearest, ties to even; the accumulator's\n"
+                                   "own rounding is part of the accumulate model).");
   // A cast to an integer dtype clamps to its range: no overflow policy to choose (one set for a
   // float dtype before would refuse the cast).
   if (cast && !is_float(c.input)) {
@@ -407,18 +414,19 @@ bool SetupView::draw_rounding_and_data() {
   }
   using experiment::kDistributionCount, experiment::kScalingKindCount;
   changed |= enum_combo<ScalingKind, kScalingKindCount>(cast ? "scaling" : "input scaling", &c.input_scaling.kind,
-                                                        scaling_name);
+                                                        scaling_name, scaling_summary);
   changed |= draw_group_size(cast ? "group size" : "input group size", c.input_scaling);
   if (!cast) {
-    changed |= enum_combo<ScalingKind, kScalingKindCount>("weight scaling", &c.weight_scaling.kind, scaling_name);
+    changed |= enum_combo<ScalingKind, kScalingKindCount>("weight scaling", &c.weight_scaling.kind, scaling_name,
+                                                          scaling_summary);
     changed |= draw_group_size("weight group size", c.weight_scaling);
   }
   changed |= enum_combo<Distribution, kDistributionCount>(cast ? "data" : "input data", &c.input_data.distribution,
-                                                          distribution_name);
+                                                          distribution_name, distribution_summary);
   // An MLP draws its weights as nn.Linear initialises them.
   if (mode_ != ExperimentMode::Mlp && !cast)
-    changed |=
-        enum_combo<Distribution, kDistributionCount>("weight data", &c.weight_data.distribution, distribution_name);
+    changed |= enum_combo<Distribution, kDistributionCount>("weight data", &c.weight_data.distribution,
+                                                            distribution_name, distribution_summary);
   return changed;
 }
 
@@ -471,7 +479,8 @@ bool SetupView::draw_framework() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Run the product as this framework would: when it raises on these dtypes, its exact\n"
-        "message is shown and every fix it suggests runs instead, side by side.");
+        "message is shown, and the usual fixes (converting the input, the model, autocast...)\n"
+        "run instead, side by side.");
   return changed;
 }
 
@@ -498,9 +507,10 @@ bool SetupView::draw_device() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "float8 tensor cores' fast accumulation (cuBLASLt CUBLASLT_MATMUL_DESC_FAST_ACCUM):\n"
-          "partial sums kept in the tensor core's 14-bit accumulator, not promoted to float32\n"
-          "(the accumulation probe on an H100 and an H200: none within 4096 products, every 128\n"
-          "without it). A CUDA mode: the CPU sums without it and its product's description says so.");
+          "partial sums keep about 14 significant bits (float32 keeps 24) and are not promoted\n"
+          "to float32 (the accumulation probe on an H100 and an H200: no promotion within 4096\n"
+          "products, one every 128 without it). A CUDA mode: the CPU sums without it and its product's description "
+          "says so.");
   } else if (c.fast_accumulation) {  // not offered for these dtypes: not asked for either
     c.fast_accumulation = false;
     changed = true;

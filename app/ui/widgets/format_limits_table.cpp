@@ -16,8 +16,8 @@ void format_tooltip(const FormatRef& r) {
   if (!ImGui::IsItemHovered()) return;
   const FloatFormat& f = r.format;
   ImGui::BeginTooltip();
-  ImGui::Text("%s: 1 sign? %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
-              f.is_signed() ? "yes" : "no", f.exponent_bits, f.mantissa_bits, f.bias);
+  ImGui::Text("%s: %s, %d exponent bits, %d mantissa bits, bias %d", r.name.c_str(),
+              f.is_signed() ? "a sign bit" : "no sign bit", f.exponent_bits, f.mantissa_bits, f.bias);
   // Each limit by its own leading digits: printf's %.6g wrote float32's smallest normal as
   // 1.17549e-38, below 2^-126, so the range began at a subnormal.
   const std::string normal = leading_digits_text(min_normal(f), 6), largest = leading_digits_text(max_finite(f), 6);
@@ -57,7 +57,9 @@ void draw_format_limits_table(const char* id, const std::vector<FormatRef>& form
       {"bits", "total bits: sign + exponent + mantissa"},
       {"e", "exponent bits"},
       {"m", "mantissa (fraction) bits; precision p = m + 1 with the implicit bit"},
-      {"bias", "exponent bias: stored exponent - bias = power of two"},
+      {"bias",
+       "exponent bias: a normal number's power of two is its stored exponent - bias; a subnormal's (stored "
+       "exponent 0) is 1 - bias"},
       {"largest\nfinite",
        "the largest finite value; rounding to nearest, values up to half an ulp past it round to it (half an ulp "
        "itself too where its last bit is even: float8_e4m3fn's 464 gives 448), and from there on overflow "

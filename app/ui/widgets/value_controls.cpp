@@ -41,7 +41,10 @@ bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding,
   label_before("value");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   changed |= ImGui::InputText("##value", value, value_size);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0, or A/B or A*B of two of them\n"
+        "(worked out in float64, rounded once: 1/3)");
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 13, "rounding"));
   label_before("rounding");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);

@@ -67,6 +67,16 @@ Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
   return out;
 }
 
+// The kind of each left_out() and activation reason, in the order a summary names them.
+constexpr std::pair<const char*, const char*> kSkipKinds[] = {
+    {"does not match --tensors", "not matched by --tensors"},
+    {" integers: not weights", "integer"},
+    {"empty", "empty"},
+    {"-D: ", "1-D or scalar"},
+    {" in the activations", "without inputs"},
+    {"no inputs to weigh it by", "without inputs"},
+};
+
 }  // namespace
 
 Expected<std::vector<const io::CheckpointTensor*>> chosen_tensors(const io::Checkpoint& c, const ScanOptions& o) {
@@ -89,6 +99,24 @@ std::string progress_text(const ScanProgress& p, double seconds) {
 }
 
 bool by_output(const ScanResult& r) { return !r.activations.empty(); }
+
+std::string skipped_summary(const std::vector<SkippedTensor>& skipped) {
+  std::map<std::string, size_t> counts;
+  for (const SkippedTensor& t : skipped) {
+    const auto kind = std::find_if(std::begin(kSkipKinds), std::end(kSkipKinds),
+                                   [&](const auto& k) { return t.reason.find(k.first) != std::string::npos; });
+    ++counts[kind == std::end(kSkipKinds) ? "other" : kind->second];
+  }
+  // In the table's order, whatever the checkpoint's.
+  std::string out;
+  for (const auto& [marker, kind] : kSkipKinds)
+    if (auto at = counts.find(kind); at != counts.end()) {
+      out += (out.empty() ? "" : ", ") + std::to_string(at->second) + " " + kind;
+      counts.erase(at);
+    }
+  if (counts.count("other")) out += (out.empty() ? "" : ", ") + std::to_string(counts["other"]) + " other";
+  return out;
+}
 
 double scored_error(const ScanResult& r, const CandidateScore& c) {
   return by_output(r) ? c.output.error_energy : c.error_energy;

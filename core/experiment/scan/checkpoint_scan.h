@@ -49,6 +49,10 @@ struct SkippedTensor {
   std::string reason;  // "1-D: norms and biases stay as stored ..."
 };
 
+// What the left-out tensors were, counted by their reasons: "12 1-D or scalar, 2 integer" (empty
+// when none was).
+std::string skipped_summary(const std::vector<SkippedTensor>& skipped);
+
 struct ScanResult {
   std::string checkpoint;  // the path opened
   std::vector<std::string> candidates;

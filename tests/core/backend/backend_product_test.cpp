@@ -56,6 +56,20 @@ TEST(CpuBackendProduct, IsTheGemmItself) {
   }
 }
 
+// Bug: the BLAS model's name was "f32 OpenBLAS sgemm" wherever it ran, so a dot sweep on a GPU
+// labelled cuBLASLt's rows as OpenBLAS's. The model names no library; the CPU's method does.
+TEST(CpuBackendProduct, TheBlasModelNamesNoLibraryAndTheCpuNamesOpenBlas) {
+  const Accumulation blas{AccumKind::Blas, DType::float32};
+  EXPECT_EQ(describe(blas), "f32 BLAS sgemm");
+  EXPECT_EQ(describe(Accumulation{AccumKind::Blas, DType::float64}), "f64 BLAS dgemm");
+  auto cpu = make_cpu_backend();
+  const experiment::GemmShape shape{2, 2, 4};
+  const auto a = bf16_values(8, 1.0), b = bf16_values(8, 3.0);
+  auto run = cpu->product({shape, DType::bfloat16, DType::bfloat16, blas}, a, b, {});
+  ASSERT_TRUE(run.ok()) << run.error();
+  EXPECT_EQ(run->method.rfind("f32 OpenBLAS sgemm (", 0), 0u) << run->method;
+}
+
 TEST(CpuBackendProduct, RefusesFloat16LibraryAccumulationWithTheReason) {
   auto cpu = make_cpu_backend();
   const ProductSpec spec{{4, 4, 4}, DType::float16, DType::float16, {AccumKind::Blas, DType::float16}};

@@ -346,5 +346,20 @@ TEST(CheckpointScan, SaysWhichTensorAPooledSqnrIsMostly) {
   EXPECT_EQ(dominant_energy_text(r), "");
 }
 
+// Bug: the Checkpoint panel said "N left out (norms, biases, integers)" whatever was left out:
+// empty tensors, scalars, tensors --tensors did not match and weights without inputs too. The
+// summary counts what the reasons say.
+TEST(CheckpointScan, TheLeftOutAreCountedByTheirReasons) {
+  const std::vector<SkippedTensor> skipped{{"a.bias", "1-D: norms, biases and scalars stay as stored"},
+                                           {"b.bias", "1-D: norms, biases and scalars stay as stored"},
+                                           {"ids", "I64 integers: not weights"},
+                                           {"c", "empty"},
+                                           {"d.weight", "no d.input in the activations"},
+                                           {"e.weight", "does not match --tensors"}};
+  EXPECT_EQ(skipped_summary(skipped),
+            "1 not matched by --tensors, 1 integer, 1 empty, 2 1-D or scalar, 1 without inputs");
+  EXPECT_EQ(skipped_summary({}), "");
+}
+
 }  // namespace
 }  // namespace pl::experiment

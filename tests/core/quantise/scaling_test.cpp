@@ -30,6 +30,18 @@ Quantised q(const std::vector<double>& x, size_t rows, DType t, ScalingKind k, d
 // MX's scale exponent from a block's amax: the scan reads a normal amax's exponent from its bits;
 // it must be std::ilogb's, clamped to E8M0's range, for every amax (subnormals, powers of two,
 // the largest double, zero).
+// The window's recipe and data combos said only the names ("delayed", "mx", "torch-linear");
+// each now says what it does, from one table beside the names: none may be missing.
+TEST(Scaling, EveryRecipeAndDistributionIsSaidInWords) {
+  for (size_t i = 0; i < kScalingKindCount; ++i)
+    EXPECT_GT(scaling_summary(static_cast<ScalingKind>(i)).size(), 20u) << scaling_name(static_cast<ScalingKind>(i));
+  for (size_t i = 0; i < kDistributionCount; ++i)
+    EXPECT_GT(distribution_summary(static_cast<Distribution>(i)).size(), 20u)
+        << distribution_name(static_cast<Distribution>(i));
+  EXPECT_NE(scaling_summary(ScalingKind::MX).find("32"), std::string_view::npos);
+  EXPECT_NE(scaling_summary(ScalingKind::NVFP4).find("16"), std::string_view::npos);
+}
+
 TEST(Scaling, MxScaleExponentsAreIlogbsClamped) {
   const double amaxes[] = {1.0,    0.75,   448.0,        1e-3,   std::nextafter(2.0, 0.0), 0x1p-126, 0x1p-140,
                            1e-310, 5e-324, DBL_MAX,      1e300,  0.0};
