@@ -177,7 +177,55 @@ Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint6
   return encode_magnitude(f, negative, decompose(std::fabs(x)), o, index);
 }
 
+// hi + rest / divisor (rest != 0) as a magnitude with kExtra bits below hi's last place, rounded
+// to odd: the last bit set wherever bits further down were dropped. With at least two bits below
+// any quantum rounded to, rounding that once gives the exact value's rounding in every mode
+// (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+// rounding to odd", 2008). hi a power of two with the rest below it: the binade below has half the
+// ulp, still kExtra - 1 bits above the odd bit.
+Magnitude odd_magnitude(const ExactValue& x) {
+  constexpr int kExtra = 9;
+  const Magnitude h = decompose(std::fabs(x.hi));
+  const uint64_t sig = h.sig << kExtra;
+  const int lsb = h.lsb_exp - kExtra;
+  // |rest / divisor| in units of the new last place: n whole units and whether more is left,
+  // checked exactly (the rescaling is by a power of two; n <= 2^(kExtra-1)).
+  const double r = std::ldexp(std::fabs(x.rest), -lsb), d = std::fabs(x.divisor);
+  double n = std::floor(r / d);
+  double left = std::fma(-n, d, r);
+  if (left < 0) n -= 1, left = std::fma(-n, d, r);
+  else if (left >= d) n += 1, left = std::fma(-n, d, r);
+  const bool exact = left == 0;
+  const auto whole = static_cast<uint64_t>(n);
+  const bool away = std::signbit(x.hi) == (std::signbit(x.rest) != std::signbit(x.divisor));
+  uint64_t v;
+  if (away) v = sig + whole;
+  else v = exact ? sig - whole : sig - whole - 1;  // floor(sig - t)
+  if (!exact) v |= 1;
+  return {v, lsb};
+}
+
 }  // namespace
+
+Encoded encode_exact(const FloatFormat& f, const ExactValue& x, const CastOptions& o) {
+  if (x.rest == 0.0 || x.hi == 0.0 || !std::isfinite(x.hi) || !std::isfinite(x.rest) || !std::isfinite(x.divisor) ||
+      x.divisor == 0.0)
+    return encode(f, x.hi, o);
+  // DAZ reads a float64 subnormal source as zero; the flush takes hi's own path.
+  if (o.flush_input_subnormals && std::fabs(x.hi) < std::numeric_limits<double>::min()) return encode(f, x.hi, o);
+  const bool negative = std::signbit(x.hi);
+  if (f.specials == Specials::E8M0 && negative) return unencodable(f, negative);
+  if (narrows_through_float32(f, o.path)) {
+    // float32 first, to nearest even as the hardware converts, from the exact value too.
+    constexpr FloatFormat kFloat32{8, 23, 127, Specials::IEEE};
+    const double narrowed =
+        decode(kFloat32, encode_magnitude(kFloat32, negative, odd_magnitude(x), CastOptions{}, 0).code);
+    CastOptions rest = o;
+    rest.path = CastPath::Direct;
+    return encode(f, narrowed, rest);
+  }
+  return encode_magnitude(f, negative, odd_magnitude(x), o, 0);
+}
 
 Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o, uint64_t index) {
   if (magnitude == 0) {

@@ -64,6 +64,19 @@ Encoded encode_f32(const FloatFormat& f, float x, const CastOptions& o, uint64_t
 Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o,
                        uint64_t index = 0);
 
+// A real number float64 cannot hold, held exactly: hi + rest / divisor, hi that number rounded to
+// nearest in float64 (|rest / divisor| <= half an ulp of hi). A TwoSum's pair and a product with
+// its FMA error have divisor 1; a quotient A/B is hi = A/B with rest = fma(-hi, B, A), divisor B.
+struct ExactValue {
+  double hi = 0;
+  double rest = 0;
+  double divisor = 1;
+};
+// The exact value rounded once. Rounding hi alone would round twice (1/3 rounded up into float64
+// would come out below 1/3). Stochastic rounding is not taken (its draw would need every
+// discarded bit): refused by the callers. Non-finite hi, or rest 0: encode(hi).
+Encoded encode_exact(const FloatFormat& f, const ExactValue& x, const CastOptions& o);
+
 // Whether a cast to `f` along `path` rounds to float32 first: the route through float32 narrows
 // only a format narrower than float32 (to float32 itself, or to a wider format, both routes
 // round once). The codec, the float64 round trip and the CLI's refusal share this one rule.

@@ -2,6 +2,7 @@
 #include "core/scenario/probe.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -117,17 +118,31 @@ Expected<std::string> promote_probe(const json& j) {
   return o.error_type + ": " + o.message;
 }
 
+// "A/B" or "A*B" held exactly (ExactValue), or a plain number. The quotient's remainder and the
+// product's error are exact unless the result is near float64's subnormal range: refused there.
+Expected<ExactValue> exact_expression(const std::string& text) {
+  auto t = parse_number_terms(text);
+  if (!t) return Error{t.error()};
+  if (t->op == 0) return ExactValue{t->a, 0, 1};
+  const double hi = t->op == '/' ? t->a / t->b : t->a * t->b;
+  if (!std::isfinite(hi) || hi == 0.0) return ExactValue{hi, 0, 1};
+  if (std::fabs(hi) < 0x1p-969 || (t->op == '/' && std::fabs(t->a) < 0x1p-969))
+    return Error{"'" + text + "' is too close to float64's subnormal range to be formed exactly"};
+  if (t->op == '/') return ExactValue{hi, std::fma(-hi, t->b, t->a), t->b};
+  return ExactValue{hi, std::fma(t->a, t->b, -hi), 1};
+}
+
 Expected<std::string> cast_probe(const json& j) {
   Params p{j, {"value", "dtype", "rounding", "overflow", "path"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
-  auto x = parse_number_expression(p.text("value"));
+  auto x = exact_expression(p.text("value"));
   if (!x) return Error{"'value': " + x.error()};
   if (!j.contains("dtype")) return Error{"'dtype' is required"};
   auto f = parse_float_format(p.text("dtype"));
   if (!f) return Error{"'dtype': " + f.error()};
   auto o = cast_options(p);
   if (!o) return Error{o.error()};
-  return shortest_double(decode(f->format, encode(f->format, *x, *o).code));
+  return shortest_double(decode(f->format, encode_exact(f->format, *x, *o).code));
 }
 
 Expected<std::string> int_cast_probe(const json& j) {
@@ -147,8 +162,11 @@ Expected<std::string> int_cast_probe(const json& j) {
   // float value truncated toward zero, as a C cast does.
   const bool negative = !v.empty() && v[0] == '-';
   const std::string digits = negative ? v.substr(1) : v;
-  if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos)
-    return int_bits_to_string(*to, int_to_int(*to, negative, std::stoull(digits), m).bits);
+  // (Every literal up to 2^64 - 1, uint64's largest: 20 digits.)
+  uint64_t magnitude = 0;
+  if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos &&
+      std::from_chars(digits.data(), digits.data() + digits.size(), magnitude).ec == std::errc{})
+    return int_bits_to_string(*to, int_to_int(*to, negative, magnitude, m).bits);
   auto x = parse_number_expression(v);
   if (!x) return Error{"'value': " + x.error()};
   return int_bits_to_string(*to, float_to_int(*to, *x, m).bits);
@@ -158,7 +176,7 @@ Expected<std::string> int_cast_probe(const json& j) {
 Expected<std::string> running_sum_probe(const json& j, const std::atomic<bool>* cancel, uint64_t steps) {
   Params p{j, {"value", "count", "dtype", "rounding"}};
   if (auto ok = p.check_keys(); !ok) return Error{ok.error()};
-  auto x = parse_number_expression(p.text("value"));
+  auto x = exact_expression(p.text("value"));
   if (!x) return Error{"'value': " + x.error()};
   if (!j.contains("count") || j["count"].get<uint64_t>() == 0 || j["count"].get<uint64_t>() > 100'000'000)
     return Error{"'count' must be between 1 and 100000000"};
@@ -166,16 +184,29 @@ Expected<std::string> running_sum_probe(const json& j, const std::atomic<bool>* 
   if (!f) return Error{"'dtype': " + f.error()};
   auto o = cast_options(p);
   if (!o) return Error{o.error()};
-  // s <- round(s + x), one rounding per step as an accumulator in the format does. s + x is
-  // formed in float64 first: for formats of at most 24 significand bits that rounding is
-  // innocuous (53 >= 2p + 2; Figueroa, "When is double rounding innocuous?", 1995).
-  const double term = round_to(f->format, *x, *o);
+  // s <- round(s + x), one rounding per step as an accumulator in the format does: s + x held
+  // exactly (TwoSum), then rounded once. (Formed in float64 and rounded again, it would be right
+  // only to nearest into formats of at most 26 significand bits: 0.1 added ten times in float64,
+  // rounded up, came out below 1.)
+  const double term = decode(f->format, encode_exact(f->format, *x, *o).code);
+  // To nearest even into at most 26 significand bits the float64 sum's own rounding is innocuous
+  // (53 >= 2p + 2; Figueroa, "When is double rounding innocuous?", 1995): the fast path.
+  const bool innocuous = o->rounding == Rounding::NearestEven && 2 * f->format.precision() + 2 <= 53;
   double s = 0;
   const uint64_t n = std::min(steps, j["count"].get<uint64_t>());
   constexpr uint64_t kStretch = uint64_t{1} << 20;  // steps between looks at the cancel flag
   for (uint64_t i = 0; i < n; i += kStretch) {
     if (cancel && cancel->load()) return Error{"cancelled"};
-    for (uint64_t k = i, end = std::min(n, i + kStretch); k < end; ++k) s = round_to(f->format, s + term, *o);
+    for (uint64_t k = i, end = std::min(n, i + kStretch); k < end; ++k) {
+      const double hi = s + term;
+      if (innocuous) {
+        s = round_to(f->format, hi, *o);
+        continue;
+      }
+      const double v = hi - s, lo = (s - (hi - v)) + (term - v);  // TwoSum (Knuth)
+      s = lo == 0 ? round_to(f->format, hi, *o)
+                  : decode(f->format, encode_exact(f->format, ExactValue{hi, lo, 1}, *o).code);
+    }
   }
   return shortest_double(s);
 }

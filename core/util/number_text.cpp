@@ -235,16 +235,26 @@ std::string dimensions_text(const std::vector<int64_t>& dims) {
   return s;
 }
 
-Expected<double> parse_number_expression(const std::string& text) {
+Expected<NumberTerms> parse_number_terms(const std::string& text) {
   for (char op : {'/', '*'}) {
     const size_t at = text.find(op);
     if (at == std::string::npos) continue;
     auto a = parse_number(text.substr(0, at));
     auto b = parse_number(text.substr(at + 1));
     if (!a || !b) return Error{"'" + text + "' is not NUMBER" + std::string(1, op) + "NUMBER"};
-    return op == '/' ? *a / *b : *a * *b;
+    return NumberTerms{*a, *b, op};
   }
-  return parse_number(text);
+  auto x = parse_number(text);
+  if (!x) return Error{x.error()};
+  return NumberTerms{*x, 1, 0};
+}
+
+Expected<double> parse_number_expression(const std::string& text) {
+  auto t = parse_number_terms(text);
+  if (!t) return Error{t.error()};
+  if (t->op == '/') return t->a / t->b;
+  if (t->op == '*') return t->a * t->b;
+  return t->a;
 }
 
 std::string share_text(size_t part, size_t whole) {

@@ -19,6 +19,13 @@ Expected<double> parse_number(std::string_view text);
 // plain number (parse_number's spellings). What the Formats and Explorer panels, `cast` and
 // `explore` and the scenarios take as a value.
 Expected<double> parse_number_expression(const std::string& text);
+// The same expression's parts, for a caller that forms it exactly: op '/' or '*', or 0 for a plain
+// number (a, with b 1).
+struct NumberTerms {
+  double a = 0, b = 1;
+  char op = 0;
+};
+Expected<NumberTerms> parse_number_terms(const std::string& text);
 
 // Every digit of the binary value (all binary floats have finite decimal expansions).
 std::string exact_decimal(double value);

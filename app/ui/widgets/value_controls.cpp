@@ -44,7 +44,7 @@ bool draw_value_rounding_overflow(char* value, size_t value_size, int* rounding,
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "decimal, hex-float (0x1.8p+3), nan, inf, -inf, -0, or A/B or A*B of two of them\n"
-        "(worked out in float64, rounded once: 1/3)");
+        "(worked out in float64, to nearest, then cast: 1/3)");
   same_line_if_fits(labelled_width(ImGui::GetFontSize() * 13, "rounding"));
   label_before("rounding");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);

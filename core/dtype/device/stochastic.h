@@ -12,8 +12,9 @@
 // the significand written as a fraction f in [0, 1) of one quantum, and F its
 // first 32 bits as an integer, round up iff F + R >= 2^32 for R the 32 random
 // bits. P(round up) = F / 2^32 exactly, so the rounding is unbiased whenever at
-// most 32 bits are discarded (every float32 source into a narrower format) and
-// biased by less than 2^-32 of a quantum otherwise.
+// most 32 bits are discarded (a float32 source into a narrower format, but for
+// one far below the target's subnormal range) and biased by less than 2^-32 of
+// a quantum otherwise.
 #pragma once
 
 #include <cstdint>

@@ -503,6 +503,33 @@ TEST(ScenarioProbe, CheckingAProbesParametersReportsWhatEvaluatingWould) {
   EXPECT_EQ(checked(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").substr(0, 8), "'value':");
 }
 
+// Bugs: a cast check's "A/B" or "A*B" was formed in float64 and rounded again, so directed
+// roundings answered for the float64 value (1/3 rounded up came out below 1/3); a running sum
+// rounded each step's float64 sum, wrong for float64 itself under directed rounding (0.1 added
+// ten times, rounded up, came out below 1); an integer literal of 20 digits (uint64's largest)
+// went through float64 and wrapped to 0. The answers below are Python's Fraction arithmetic.
+TEST(ScenarioProbe, ExpressionsAndSumsAreRoundedOnceFromTheirExactValues) {
+  auto probe = [](CheckKind kind, const char* params) {
+    Check c;
+    c.kind = kind;
+    c.params = json::parse(params);
+    auto r = evaluate_probe(c);
+    return r ? *r : "error: " + r.error();
+  };
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1/3", "dtype": "float64", "rounding": "up"})"), "0.33333333333333337");
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1/3", "dtype": "float64", "rounding": "down"})"),
+            "0.3333333333333333");
+  // 1 - 2^-60 exactly: toward zero into float16 it is 1 - 2^-11, not the float64 product's 1.
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "0x1.00000004p+0*0x1.fffffff8p-1", "dtype": "float16",
+                                       "rounding": "rtz"})"),
+            "0.99951171875");
+  EXPECT_EQ(probe(CheckKind::RunningSum, R"({"value": "0.1", "count": 10, "dtype": "float64", "rounding": "up"})"),
+            "1.0000000000000007");
+  EXPECT_EQ(probe(CheckKind::RunningSum, R"({"value": "0.1", "count": 10, "dtype": "float64"})"), "0.9999999999999999");
+  EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "18446744073709551615", "to": "uint64"})"), "18446744073709551615");
+  EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "18446744073709551616", "to": "uint64"})"), "0");  // 2^64: a float
+}
+
 TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
   auto probe = [](CheckKind kind, const char* params) {
     Check c;
