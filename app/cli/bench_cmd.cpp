@@ -258,7 +258,8 @@ int run_matmul_bench(const BenchArgs& a) {
                     {"product_gflops", t->product_gflops},
                     {"stages_ms", stages_json(t->stages)},
                     {"cached_stages_ms", stages_json(t->cached_stages)},
-                    {"reference_method", t->reference_method}});
+                    {"reference_method", t->reference_method},
+                    {"product_backend", t->product_backend}});
     if (!a.json) {
       std::printf("%-10s %6zu %14.1f %10.1f %7.2f %14.2f %10.1f %10.1f\n", dtype.c_str(), n, t->experiment_ms,
                   t->blas_ms, t->ratio(), t->product_gflops, t->product_ms, t->cached_ms);
@@ -269,6 +270,7 @@ int run_matmul_bench(const BenchArgs& a) {
     std::fflush(stdout);
   }
   if (a.json) {
+    // (`backend` is the choice; where each product ran is its row's product_backend.)
     nlohmann::json out{{"op", "matmul"},
                        {"backend", backend_choice_name(a.backend)},
                        {"library", library},
@@ -380,7 +382,7 @@ int run_throughput_bench(const BenchArgs& a) {
   }
   if (a.json) {
     std::cout << nlohmann::json{{"op", "throughput"},   {"backend", backend}, {"n", n},
-                                {"seconds", a.seconds}, {"library", device},  {"results", rows}}
+                                {"seconds", a.seconds}, {"device", device},   {"results", rows}}
                      .dump(2)
               << "\n";
   } else {

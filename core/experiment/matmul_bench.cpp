@@ -67,7 +67,7 @@ Expected<MatmulTiming> time_matmul(const MatmulConfig& c, int reps) {
     const double e = time_ms([&] { res = run_matmul(c); });
     if (!res) return Error{res.error()};
     const StageTimes uncached = res->seconds;  // the stages of the run `e` timed, not the cached one
-    if (r == 1) t.reference_method = res->reference_method;
+    if (r == 1) t.reference_method = res->reference_method, t.product_backend = res->product_backend;
     const double ec = time_ms([&] { res = run_matmul(c); });
     if (!res) return Error{res.error()};
     if (r > 0) {

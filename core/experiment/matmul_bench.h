@@ -26,6 +26,7 @@ struct MatmulTiming {
   StageTimes stages;                    // the median run's stages (a run with its references computed)
   StageTimes cached_stages;             // the median cached run's stages: a window update at best (nothing changed)
   std::string reference_method;         // how that run's reference was made ("... (cached)" never)
+  std::string product_backend;          // where that run's product ran: "cpu" or "cuda (device)"
   double ratio() const { return blas_ms > 0 ? experiment_ms / blas_ms : 0; }
 };
 

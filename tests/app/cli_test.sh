@@ -231,6 +231,8 @@ check mistyped-subcommand 2 "did you mean 'promote'?" -- "$PL" promot float16 bf
 check bench-small 0 'convert GB/s' -- "$PL" bench --backend cpu --elements 100000 --reps 2 --formats float16,e5m7
 check bench-matmul 0 'bfloat16 +64 ' -- "$PL" bench --op matmul --dtypes bfloat16,float8_e4m3fn --sizes 64 --reps 1
 check bench-matmul-json 0 '"blas_calls"' -- "$PL" bench --op matmul --sizes 32 --reps 1 --accumulate f16:sequential --json
+# Bug: the JSON named only the backend asked for ("auto"), not where the products ran.
+check bench-matmul-json-where 0 '"product_backend": "cpu"' -- "$PL" bench --op matmul --backend cpu --sizes 32 --reps 1 --json
 check bench-matmul-bad-dtype 2 "unknown dtype 'nope'" -- "$PL" bench --op matmul --dtypes nope
 check bench-matmul-threads 0 'core [A-Za-z0-9]+, 1 thread' -- "$PL" bench --op matmul --sizes 64 --reps 1 --threads 1
 # Bug: these named the experiment file's keys ('threads', 'm'), which the command line never gave.
@@ -245,6 +247,8 @@ check dot-k-list-still-taken 0 "4096" -- "$PL" dot --k 256,4096 --trials 2
 check bench-sizes-past-64-bits 2 "'18446744073709551617' is not a whole number" -- "$PL" bench --op matmul --sizes 18446744073709551617
 check bench-throughput 0 'bfloat16 +[0-9]+ +[0-9.]+ \([0-9.]+-[0-9.]+\) +bfloat16 values in sgemm .*emulation' -- "$PL" bench --op throughput --backend cpu --dtypes float32,bfloat16,int8 --sizes 64 --seconds 0.5
 check bench-throughput-json 0 '"gflops_median"' -- "$PL" bench --op throughput --backend cpu --dtypes float16 --sizes 32 --seconds 0.2 --json
+# Bug: the device's description was under "library"; it is "device", as bench --op product names it.
+check bench-throughput-json-device 0 '"device": "[^"]+"' -- "$PL" bench --op throughput --backend cpu --dtypes float16 --sizes 32 --seconds 0.2 --json
 # --seconds is a least time: a dtype the time ran out before was printed as "0 (0-0)" from 0
 # samples (exit 0). Any rate above zero passes: a first sample on a loaded machine can take
 # 0.127 GOP/s, and a test asserts no speed.
