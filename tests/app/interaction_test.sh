@@ -253,7 +253,7 @@ wait_for 'throughput: probed float16 on .*: model f32:sequential'
 sleep 1  # the result's line is drawn a frame or two after the log says so (a loaded machine: more)
 xdotool mousemove --window "$win" 405 390 click 1
 wait_for 'experiment: from the accumulation probe: float16 x float16, accumulate f32:sequential'
-wait_for 'experiment: linear [0-9x]+ float16 x float16 -> float32'
+wait_for 'experiment: linear m=[0-9]+ k=[0-9]+ n=[0-9]+ float16 x float16 -> float32'
 quit fourth
 echo "ok   the probe's model ran in the Experiment panel"
 

@@ -51,7 +51,7 @@ elif [[ $mode == experiment-files ]]; then  # tensors opened as if dropped: shap
   log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$PL" --screenshot "$out" --size 1280x800 --verbose \
         --open "$io/f64.npy" --open "$io/f16.npy") || { echo "$log"; exit 1; }
   for want in 'experiment: input file: .*/f64\.npy' 'experiment: weight file: .*/f16\.npy' \
-              'experiment: linear 3x4x3 '; do
+              'experiment: linear m=3 k=4 n=3 '; do
     grep -qE -- "$want" <<<"$log" || { echo "no /$want/ in:"; echo "$log"; exit 1; }
   done
 elif [[ $mode == experiment-kinds ]]; then  # the MLP, the dot sweep and the round trip from their experiment files
