@@ -189,8 +189,10 @@ Magnitude odd_magnitude(const ExactValue& x) {
   const uint64_t sig = h.sig << kExtra;
   const int lsb = h.lsb_exp - kExtra;
   // |rest / divisor| in units of the new last place: n whole units and whether more is left,
-  // checked exactly (the rescaling is by a power of two; n <= 2^(kExtra-1)).
-  const double r = std::ldexp(std::fabs(x.rest), -lsb), d = std::fabs(x.divisor);
+  // checked exactly (n <= 2^(kExtra-1)). The divisor is brought into [1, 2) and the rest with it,
+  // both by powers of two, so that neither overflows whatever the divisor's size.
+  const int scale = std::ilogb(x.divisor);
+  const double r = std::ldexp(std::fabs(x.rest), -lsb - scale), d = std::ldexp(std::fabs(x.divisor), -scale);
   double n = std::floor(r / d);
   double left = std::fma(-n, d, r);
   if (left < 0) n -= 1, left = std::fma(-n, d, r);

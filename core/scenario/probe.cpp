@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <set>
 
 #include "core/accumulate/accumulate.h"
@@ -118,14 +119,24 @@ Expected<std::string> promote_probe(const json& j) {
   return o.error_type + ": " + o.message;
 }
 
+// A finite value beyond float64's range, as rounding sees it: every mode rounds a value from
+// DBL_MAX + half its ulp up as it rounds that one (to nearest: overflow; toward zero: DBL_MAX).
+ExactValue beyond_float64(bool negative) {
+  const double sign = negative ? -1.0 : 1.0;
+  return {sign * std::numeric_limits<double>::max(), sign * 0x1p970, 1};
+}
+
 // "A/B" or "A*B" held exactly (ExactValue), or a plain number. The quotient's remainder and the
-// product's error are exact unless the result is near float64's subnormal range: refused there.
+// product's error are exact unless the result is near float64's subnormal range: refused there,
+// as a result float64 rounds to zero is. One past its largest is held as beyond_float64().
 Expected<ExactValue> exact_expression(const std::string& text) {
   auto t = parse_number_terms(text);
   if (!t) return Error{t.error()};
   if (t->op == 0) return ExactValue{t->a, 0, 1};
   const double hi = t->op == '/' ? t->a / t->b : t->a * t->b;
-  if (!std::isfinite(hi) || hi == 0.0) return ExactValue{hi, 0, 1};
+  const bool finite_terms = std::isfinite(t->a) && std::isfinite(t->b) && t->b != 0.0;
+  if (!finite_terms || t->a == 0.0) return ExactValue{hi, 0, 1};  // (NaN, inf or 0, exactly)
+  if (std::isinf(hi)) return beyond_float64(std::signbit(hi));
   if (std::fabs(hi) < 0x1p-969 || (t->op == '/' && std::fabs(t->a) < 0x1p-969))
     return Error{"'" + text + "' is too close to float64's subnormal range to be formed exactly"};
   if (t->op == '/') return ExactValue{hi, std::fma(-hi, t->b, t->a), t->b};
@@ -186,10 +197,10 @@ Expected<std::string> running_sum_probe(const json& j, const std::atomic<bool>* 
   if (!o) return Error{o.error()};
   // s <- round(s + x), one rounding per step as an accumulator in the format does: s + x held
   // exactly (TwoSum), then rounded once. (Formed in float64 and rounded again, it would be right
-  // only to nearest into formats of at most 26 significand bits: 0.1 added ten times in float64,
+  // only to nearest into formats of at most 25 significand bits: 0.1 added ten times in float64,
   // rounded up, came out below 1.)
   const double term = decode(f->format, encode_exact(f->format, *x, *o).code);
-  // To nearest even into at most 26 significand bits the float64 sum's own rounding is innocuous
+  // To nearest even into at most 25 significand bits the float64 sum's own rounding is innocuous
   // (53 >= 2p + 2; Figueroa, "When is double rounding innocuous?", 1995): the fast path.
   const bool innocuous = o->rounding == Rounding::NearestEven && 2 * f->format.precision() + 2 <= 53;
   double s = 0;
@@ -199,6 +210,10 @@ Expected<std::string> running_sum_probe(const json& j, const std::atomic<bool>* 
     if (cancel && cancel->load()) return Error{"cancelled"};
     for (uint64_t k = i, end = std::min(n, i + kStretch); k < end; ++k) {
       const double hi = s + term;
+      if (std::isinf(hi) && std::isfinite(s) && std::isfinite(term)) {  // a finite sum past float64's largest
+        s = decode(f->format, encode_exact(f->format, beyond_float64(std::signbit(hi)), *o).code);
+        continue;
+      }
       if (innocuous) {
         s = round_to(f->format, hi, *o);
         continue;

@@ -534,7 +534,8 @@ check matmul-files-json-shape 0 '"m": 3,' -- "$PL" matmul --linear --a "$IO/f64.
 # Bug: --seed with files and nothing drawn changed nothing (not even --rounding stochastic, whose
 # stream is the cast's own), and was not refused as the other drawn-only options are.
 check matmul-files-seed-changes-nothing 2 "--seed is for drawn operands, a drawn bias, a delayed recipe.s history and --rounding stochastic" -- "$PL" matmul --linear --seed 3 --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
-# Bug: stochastic rounding drew the same bits whatever the seed; the seed reaches it now.
+# Bug: stochastic rounding drew the same bits whatever the seed, so --seed was refused here as
+# changing nothing; it seeds the rounding, and is taken.
 check matmul-files-seed-stochastic 0 'normwise' -- "$PL" matmul --linear --seed 3 --rounding stochastic --a "$IO/f64.npy" --b "$IO/model.safetensors:layer.weight@0:2,0:4"
 check matmul-raw-no-files 2 '--raw reads the .npy files of --a and --b as raw codes' -- "$PL" matmul --raw
 # Bug: an input of NaNs read as an exact round trip ("max |e| 0.000e+00 ... SQNR 0.0 dB"): the

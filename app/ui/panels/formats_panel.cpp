@@ -108,7 +108,7 @@ void FormatsPanel::draw_controls() {
     ImGui::SetTooltip(
         "direct: the value rounded once into each format.\n"
         "via float32: rounded to float32 first, then into the format, as PyTorch and ml_dtypes 0.6\n"
-        "cast a float32 tensor (their float8_e8m0fnu casts differ from both: docs/numerics.md).");
+        "cast a float64 value (their float8_e8m0fnu casts differ from both: docs/numerics.md).");
   same_line_if_fits(checkbox_width("flush subnormal inputs (DAZ)"));
   changed |= ImGui::Checkbox("flush subnormal inputs (DAZ)", &daz_);
   if (ImGui::IsItemHovered())
@@ -316,7 +316,7 @@ void FormatsPanel::draw_content() {
   } else {
     // The one setting a link may change besides the value (scenario 19's two links differ in it).
     ImGui::TextDisabled("%s", path_ == static_cast<int>(CastPath::ViaFloat32)
-                                  ? "each cast through float32 first (two roundings), as PyTorch casts a float32 tensor"
+                                  ? "each cast through float32 first (two roundings), as PyTorch casts a float64 tensor"
                                   : "each cast directly from float64 (one rounding)");
   }
   // Compact: one scrolling column, the table the link marks first (no room for two panes). Its

@@ -1,6 +1,7 @@
 #include "core/experiment/scan/checkpoint_scan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 
@@ -67,15 +68,24 @@ Expected<Choice> choose(const io::Checkpoint& c, const ScanOptions& o) {
   return out;
 }
 
-// The kind of each left_out() and activation reason, in the order a summary names them.
-constexpr std::pair<const char*, const char*> kSkipKinds[] = {
-    {"does not match --tensors", "not matched by --tensors"},
-    {" integers: not weights", "integer"},
-    {"empty", "empty"},
-    {"-D: ", "1-D or scalar"},
-    {" in the activations", "without inputs"},
-    {"no inputs to weigh it by", "without inputs"},
-};
+// The kind of a left_out() or activation reason, by its fixed words only: the activation reasons
+// hold a tensor's name, which may hold any word ("...empty_proj").
+std::string skip_kind(const std::string& reason) {
+  auto starts = [&](std::string_view p) { return reason.rfind(p, 0) == 0; };
+  auto ends = [&](std::string_view p) {
+    return reason.size() >= p.size() && reason.compare(reason.size() - p.size(), p.size(), p) == 0;
+  };
+  if (ends(" in the activations") || starts("not a layer's weight")) return "without inputs";
+  if (starts("does not match --tensors")) return "not matched by --tensors";
+  if (ends(" integers: not weights")) return "integer";
+  if (reason == "empty") return "empty";
+  if (reason.find("-D: ") != std::string::npos && std::isdigit(static_cast<unsigned char>(reason[0])))
+    return "1-D or scalar";
+  return "other";
+}
+// The order a summary names them in.
+constexpr std::string_view kSkipKinds[] = {"not matched by --tensors", "integer", "empty", "1-D or scalar",
+                                           "without inputs",           "other"};
 
 }  // namespace
 
@@ -102,19 +112,12 @@ bool by_output(const ScanResult& r) { return !r.activations.empty(); }
 
 std::string skipped_summary(const std::vector<SkippedTensor>& skipped) {
   std::map<std::string, size_t> counts;
-  for (const SkippedTensor& t : skipped) {
-    const auto kind = std::find_if(std::begin(kSkipKinds), std::end(kSkipKinds),
-                                   [&](const auto& k) { return t.reason.find(k.first) != std::string::npos; });
-    ++counts[kind == std::end(kSkipKinds) ? "other" : kind->second];
-  }
+  for (const SkippedTensor& t : skipped) ++counts[skip_kind(t.reason)];
   // In the table's order, whatever the checkpoint's.
   std::string out;
-  for (const auto& [marker, kind] : kSkipKinds)
-    if (auto at = counts.find(kind); at != counts.end()) {
-      out += (out.empty() ? "" : ", ") + std::to_string(at->second) + " " + kind;
-      counts.erase(at);
-    }
-  if (counts.count("other")) out += (out.empty() ? "" : ", ") + std::to_string(counts["other"]) + " other";
+  for (std::string_view kind : kSkipKinds)
+    if (auto at = counts.find(std::string(kind)); at != counts.end())
+      out += (out.empty() ? "" : ", ") + std::to_string(at->second) + " " + at->first;
   return out;
 }
 

@@ -276,7 +276,7 @@ TEST(ExperimentFile, TheOldNameOfTheRoundTripIsReadWithANote) {
 // Bug: result.json wrote numbers that were no measurement: a device time of 0.0 for a product on
 // the CPU, an amax of 0.0 for recipes that take none (and for an absent bias), and an integer
 // operand's or an int32 accumulator's "unit roundoff" (0.5, its placeholder float format's).
-// Each is null now.
+// Each is null, so no reader takes it for a measurement.
 TEST(ExperimentJson, AMatmulResultWritesNullWhereThereIsNoFigure) {
   MatmulConfig c;
   c.m = c.n = 4, c.k = 32;

@@ -402,7 +402,7 @@ MatmulConfig w4a16(size_t m, size_t n, size_t k) {
 // Bug: stochastic rounding drew one stream for the whole run, whatever the seed: the input and
 // the weights took the same random bits at the same index, so x[i] and W[i] equal rounded the
 // same way every time (their product always a square), and no seed changed it. Each operand
-// draws its own stream of the seed now.
+// draws its own stream of the seed.
 TEST(Matmul, TheSeedSeedsStochasticRoundingAndEachOperandDrawsItsOwn) {
   MatmulConfig c;
   c.m = c.n = c.k = 1;

@@ -30,8 +30,8 @@ Quantised q(const std::vector<double>& x, size_t rows, DType t, ScalingKind k, d
 // MX's scale exponent from a block's amax: the scan reads a normal amax's exponent from its bits;
 // it must be std::ilogb's, clamped to E8M0's range, for every amax (subnormals, powers of two,
 // the largest double, zero).
-// The window's recipe and data combos said only the names ("delayed", "mx", "torch-linear");
-// each now says what it does, from one table beside the names: none may be missing.
+// Bug: the window's recipe and data combos said only the names ("delayed", "mx",
+// "torch-linear"). Each says what it does, from one table beside the names: none may be missing.
 TEST(Scaling, EveryRecipeAndDistributionIsSaidInWords) {
   for (size_t i = 0; i < kScalingKindCount; ++i)
     EXPECT_GT(scaling_summary(static_cast<ScalingKind>(i)).size(), 20u) << scaling_name(static_cast<ScalingKind>(i));

@@ -503,7 +503,7 @@ TEST(ScenarioProbe, CheckingAProbesParametersReportsWhatEvaluatingWould) {
   EXPECT_EQ(checked(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").substr(0, 8), "'value':");
 }
 
-// Bugs: a cast check's "A/B" or "A*B" was formed in float64 and rounded again, so directed
+// Bug: a cast check's "A/B" or "A*B" was formed in float64 and rounded again, so directed
 // roundings answered for the float64 value (1/3 rounded up came out below 1/3); a running sum
 // rounded each step's float64 sum, wrong for float64 itself under directed rounding (0.1 added
 // ten times, rounded up, came out below 1); an integer literal of 20 digits (uint64's largest)

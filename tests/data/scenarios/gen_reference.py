@@ -112,9 +112,14 @@ def through_float32(x, name):
 
 
 def cast(p):
+    if p.get("rounding", "rne") != "rne":
+        return None  # no framework rounds any other way: the scenario must carry a derivation
     x = exact_value(p["value"])
-    if p.get("path") == "via-float32":  # what PyTorch's .to() does from float64
-        t = torch.tensor(float(x), dtype=torch.float64).to(getattr(torch, p["dtype"]))
+    if p.get("path") == "via-float32":  # what PyTorch's .to() does from float64, through float32
+        # (An expression's exact value is rounded once to float32, as the probe does, not to
+        # float64 first.)
+        f32 = round_once(x, "float32", "default")
+        t = torch.tensor(f32, dtype=torch.float32).to(getattr(torch, p["dtype"]))
         return repr(t.to(torch.float64).item())
     policy = p.get("overflow", "default")
     mine = round_once(x, p["dtype"], policy)
@@ -143,6 +148,8 @@ def int_cast(p):
 
 # ---- running sums: PyTorch scalar arithmetic in the format ------------------------------------
 def running_sum(p):
+    if p.get("rounding", "rne") != "rne":
+        return None  # no framework rounds any other way: the scenario must carry a derivation
     t = getattr(torch, p["dtype"])
     x = torch.tensor(float(exact_value(p["value"])), dtype=torch.float64).to(t)
     s = torch.zeros((), dtype=t)
