@@ -528,6 +528,17 @@ TEST(ScenarioProbe, ExpressionsAndSumsAreRoundedOnceFromTheirExactValues) {
   EXPECT_EQ(probe(CheckKind::RunningSum, R"({"value": "0.1", "count": 10, "dtype": "float64"})"), "0.9999999999999999");
   EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "18446744073709551615", "to": "uint64"})"), "18446744073709551615");
   EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "18446744073709551616", "to": "uint64"})"), "0");  // 2^64: a float
+  // Past float64's largest the value is still finite: toward zero it is each format's largest.
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1e200*1e200", "dtype": "float32", "rounding": "rtz"})"),
+            "3.4028234663852886e+38");
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1e200*1e200", "dtype": "float64", "rounding": "rtz"})"),
+            "1.7976931348623157e+308");
+  EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1e200*1e200", "dtype": "float64"})"), "inf");
+  EXPECT_EQ(probe(CheckKind::RunningSum, R"({"value": "1e308", "count": 2, "dtype": "float64", "rounding": "rtz"})"),
+            "1.7976931348623157e+308");
+  EXPECT_NE(probe(CheckKind::Cast, R"({"value": "1e-200*1e-200", "dtype": "float16", "rounding": "up"})")
+                .find("subnormal range"),
+            std::string::npos);
 }
 
 TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
