@@ -74,7 +74,8 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   if (const auto why = no_finite_error(r)) std::printf("error      none finite: %s\n", why->c_str());
   else
     // (Relative to 0 there is no relative error; "nan" would read as a failure of the cast.)
-    std::printf("abs error  %s\nrel error  %s\nulp error  %s\n", shortest_double(r.abs_error).c_str(),
+    std::printf("abs error  %s\nrel error  %s\nulp error  %s  (signed: value - x, in ulps of the format at x)\n",
+                shortest_double(r.abs_error).c_str(),
                 r.input == 0 ? "-  (relative to 0: none)" : shortest_double(r.rel_error).c_str(),
                 shortest_double(r.ulp_error).c_str());
   std::printf("flags      %s\n", flags_text(r.flags).c_str());
@@ -110,9 +111,13 @@ int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
                      {"inexact", r.inexact},
                      {"mode", a.int_overflow}});
     } else {
+      // (A NaN is no value out of range: said as what it is.)
       std::printf("%s -> %s %s  (%s%s%s)\n", a.values[i].c_str(), std::string(name(to)).c_str(), v.c_str(),
                   mode == IntOverflow::Saturate ? "saturating" : "C cast, x86-64",
-                  r.out_of_range ? ", out of range" : "", r.inexact ? ", truncated toward zero" : "");
+                  r.nan_input      ? ", NaN input"
+                  : r.out_of_range ? ", out of range"
+                                   : "",
+                  r.inexact ? ", truncated toward zero" : "");
     }
   }
   if (a.json) std::cout << out.dump(2) << "\n";

@@ -67,8 +67,12 @@ void print_report(const MatmulResult& r) {
   if (!r.backend_note.empty()) std::printf("note:       %s\n", r.backend_note.c_str());
   if (r.analysis_backend != "cpu" && !r.analysis_backend.empty())
     std::printf("statistics: made on %s; |A||B|: %s\n", r.analysis_backend.c_str(), r.bound_method.c_str());
-  std::printf("reference:  %s; rounding %s, overflow %s\n\n", r.reference_method.c_str(),
-              rounding_name(c.cast.rounding), overflow_name(c.cast.overflow));
+  // The casts' rounding on a line of its own: after the reference it read as the reference's.
+  std::printf("reference:  %s, of the operands as given\n", r.reference_method.c_str());
+  const bool integers = !is_float(c.input) || !is_float(c.weight);
+  std::printf("casts:      operands and output rounded %s%s, overflow %s%s\n\n", rounding_name(c.cast.rounding),
+              c.cast.rounding == Rounding::Stochastic ? (" (seed " + std::to_string(c.seed) + ")").c_str() : "",
+              overflow_name(c.cast.overflow), integers ? "; integer operands to nearest, ties to even" : "");
   std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel", "normwise",
               "max ulp", "mean bits", "SQNR dB");
   const double largest_ulp = experiment::largest_max_ulp(r);

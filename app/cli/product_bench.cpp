@@ -122,8 +122,10 @@ int run_product_bench(const ProductBenchArgs& a) {
                      .dump(2)
               << "\n";
   else
-    std::printf("%% peak: against the published dense rate of %s for the dtype (core/backend/peak_rates)\n",
-                part ? std::string(part->name).c_str() : "no known part");
+    std::printf("%s\n", part ? ("% peak: against the published dense rate of " + std::string(part->name) +
+                                " for the dtype (core/backend/peak_rates)")
+                                   .c_str()
+                             : "% peak: - (no published peak for this device: core/backend/peak_rates lists GPUs)");
   if (failed) return kExitBadInput;
   if (device_failed) return kExitFailed;
   // Some rows the device cannot run, said above, beside others it timed: a bench across dtypes.

@@ -41,8 +41,12 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 }
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
-  std::printf("%8s  %-28s %14s %13s %13s %10s %9s %11s\n", "K", "accumulation", sum ? "max|e|/S|a|" : "max|e|/S|ab|",
-              "bound", "estimate", "mean bits", "max ulp", "NaN/Inf");
+  // The models' names set the column's width (a multi-term model's is longer than most), and each
+  // max ulp names its unit: the ulps of the row's own result dtype, which differ between rows.
+  int name_width = 28;
+  for (const auto& r : rows) name_width = std::max(name_width, static_cast<int>(experiment::describe(r.model).size()));
+  std::printf("%8s  %-*s %14s %13s %13s %10s %14s %11s\n", "K", name_width, "accumulation",
+              sum ? "max|e|/S|a|" : "max|e|/S|ab|", "bound", "estimate", "mean bits", "max ulp", "NaN/Inf");
   // gamma_m = m u / (1 - m u) exists only while m u < 1 (m = K for a sequential sum): past that the
   // column says "none".
   bool unbounded = false, estimate_is_bound = false;
@@ -54,12 +58,14 @@ void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum)
     const bool same = experiment::estimate_is_the_bound(r.bounds);
     estimate_is_bound |= same;
     const experiment::ErrorStats& s = r.stats;
-    std::printf("%8zu  %-28s %14s %13s %13s %10s %9s %11s\n", r.length, experiment::describe(r.model).c_str(),
-                statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
+    const std::string ulps = s.count == 0 ? "-"
+                                          : experiment::ulps_text(s.max_ulp, largest_ulp) + " " +
+                                                std::string(short_name(experiment::result_dtype(r.model)));
+    std::printf("%8zu  %-*s %14s %13s %13s %10s %14s %11s\n", r.length, name_width,
+                experiment::describe(r.model).c_str(), statistic("%.3e", r.max_scaled, s).c_str(),
+                experiment::gamma_text(r.bounds.deterministic).c_str(),
                 same ? "= bound" : experiment::bound_value_text(r.bounds.probabilistic).c_str(),
-                statistic("%.2f", s.mean_bits, s).c_str(),
-                (s.count == 0 ? "-" : experiment::ulps_text(s.max_ulp, largest_ulp)).c_str(),
-                experiment::not_finite_text(s).c_str());
+                statistic("%.2f", s.mean_bits, s).c_str(), ulps.c_str(), experiment::not_finite_text(s).c_str());
   }
   for (const std::string& note : experiment::unreferenced_notes(rows)) std::printf("note: %s\n", note.c_str());
   if (estimate_is_bound)
@@ -95,8 +101,11 @@ void print_mlp_report(const experiment::MlpResult& r) {
                 statistic("%.2f", l.network.mean_bits, l.network).c_str(), l.reference_rms,
                 experiment::not_finite_text(l.network).c_str());
   std::printf(
-      "(normwise relative errors; network: against the float64 network, own: the layer against "
-      "its exact product)\nseconds: %.3f\n",
+      "(normwise relative errors; network err: against the float64 network; own err: the layer's output "
+      "(before the activation) against the exact product of the activations it was fed and its weights, plus its "
+      "bias; own arith: the part of "
+      "that from the accumulation alone; mean bits: of the network error; ref RMS: the float64 network's "
+      "activations)\nseconds: %.3f\n",
       r.seconds);
 }
 

@@ -179,14 +179,18 @@ Neighbourhood neighbourhood(const FloatFormat& f, double x, Rounding rounding, O
   const bool overflowed = std::isfinite(x) && std::fabs(x) > max_finite(f);
   // Max finite on x's side: an overflow's neighbour toward zero and its number line's centre.
   const uint64_t top = (x < 0 ? f.sign_mask() : 0) | f.max_finite_code();
-  if (vc != ValueClass::NaN) {
+  // A NaN into a format without one becomes a zero (nan_to_zero): that zero has neighbours and an
+  // interval of numbers, none of which is the NaN's.
+  const bool number = !std::isnan(x);
+  if (vc != ValueClass::NaN && number) {
     n.below = next_down(f, code);
     n.above = next_up(f, code);
   }
   if (finite) {
     if (n.below) n.gap_below = n.value - decode(f, *n.below);
     if (n.above) n.gap_above = decode(f, *n.above) - n.value;
-    n.interval = interval_of(f, code, rounding, overflow);
+    if (number) n.interval = interval_of(f, code, rounding, overflow);
+    else n.ulp = nan;
     n.centre = code;
   } else if (vc == ValueClass::Infinite) {
     n.centre = top;

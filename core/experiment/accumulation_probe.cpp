@@ -211,12 +211,12 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
   const std::string answer = std::to_string(same) + " of " + std::to_string(all) + " elements bit-identical" +
                              (same == all ? "" : " (" + share_text(same, all) + ")");
   // (Both sides named: "against f32:sequential" alone read as the model's own name for the device.)
-  const std::string evidence = "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1: the device's " +
-                               accumulation_spec(base.accumulate) + " product against the model " +
-                               accumulation_spec(model) +
-                               (same == all ? ""
-                                            : "; the largest difference " + show(worst_rel) + " of the element, at (" +
-                                                  std::to_string(worst / kN) + ", " + std::to_string(worst % kN) + ")");
+  const std::string evidence =
+      "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1: the device's " +
+      accumulation_spec(base.accumulate) + " product against the model " + accumulation_spec(model) +
+      (same == all ? ""
+                   : "; the largest difference, relative to the element, " + error_size_text(worst_rel, 3) + ", at (" +
+                         std::to_string(worst / kN) + ", " + std::to_string(worst % kN) + ")");
   return {question, answer, evidence};
 }
 
@@ -256,7 +256,7 @@ void not_run(ProbeReport& r, const std::string& question, const std::string& why
 // 1. Bits a partial sum keeps: 1 followed by 15 terms 2^-e (one 16-term block); the largest
 // e whose terms all count, plus one, is the partial sum's precision (0: not found).
 int probe_kept_bits(Prober& probe, ProbeReport& r, int p) {
-  const std::string q = "bits a partial sum keeps (1 + 15 x 2^-e)";
+  const std::string q = "bits a partial sum keeps (1, then 15 terms of 2^-e)";
   int kept = 0;
   std::string evidence;
   for (int e = 2; e <= p + 1; ++e) {
@@ -403,7 +403,7 @@ SeenBits probe_seen_bits(Prober& probe, ProbeReport& r, int width, const SumRoun
 // but partial sums that start from zero keep them until they are promoted and added in full
 // precision. 1 followed by 4095 such terms: the number lost, plus one, is the interval.
 void probe_promotion(Prober& probe, ProbeReport& r, int kept, int p) {
-  const std::string q = "products between promotions to float32 (1 + 4095 x 2^-e)";
+  const std::string q = "products between promotions to float32 (1, then 4095 terms of 2^-e)";
   if (kept <= 0 || kept >= p)
     return not_run(r, q,
                    kept >= p ? "partial sums keep the accumulator's full precision" : "needs the partial sum's width");
@@ -437,12 +437,20 @@ void probe_normalisation(Prober& probe, ProbeReport& r, DType input, int width, 
 
 // The accumulation model that emulates what was found, checked against the device.
 void suggest_model(Backend& backend, const ProductSpec& base, ProbeReport& r, const SumRounding& s) {
+  // float64's 53 bits, rounded to nearest: the f64 model (hardware addition, in no order).
+  if (r.accumulator_bits == 53 && s.nearest) {
+    const Accumulation m{AccumKind::Float64, DType::float64};
+    r.model_note = "emulates the partial sums' width and rounding; not the order";
+    r.model = accumulation_spec(m);
+    r.findings.push_back(model_check(backend, base, m));
+    return;
+  }
   const DType narrow = r.accumulator_bits == 24   ? DType::float32
                        : r.accumulator_bits == 11 ? DType::tf32
                        : r.accumulator_bits == 8  ? DType::bfloat16
                                                   : DType::bool_;
   if (narrow == DType::bool_) {
-    r.model_note = "no dtype has " + std::to_string(r.accumulator_bits) + " bits of precision";
+    r.model_note = "no float dtype the models take has " + std::to_string(r.accumulator_bits) + " bits of precision";
     return;
   }
   if (!s.nearest && !s.truncating) {

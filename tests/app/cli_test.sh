@@ -265,6 +265,20 @@ check probe-json-none-found 0 '"extra_bits": null' -- "$PL" accumulation-probe -
 check bench-product-model 0 'bf16 sequential rne; steady_clock' -- "$PL" bench --op product --backend cpu --dtypes bfloat16 --accumulate bf16:sequential --sizes 32 --reps 1
 check bench-product-refused 2 'error: nothing was timed: cpu cannot run the product asked for' -- "$PL" bench --op product --backend cpu --dtypes float16 --accumulate f16:blas --sizes 32 --reps 1
 check bench-matmul-refused 2 'bfloat16 x 32: OpenBLAS has no float16 GEMM' -- "$PL" bench --op matmul --backend cpu --accumulate f16:blas --sizes 32 --reps 1
+# Bug: float64's 53 bits read "no dtype has 53 bits of precision"; the f64 model is float64's.
+check probe-f64-model 0 'as a model: --accumulate f64 ' -- "$PL" accumulation-probe --backend cpu --dtype float32 --accumulate f64:blas
+# Bug: a NaN into float4 read "rounds to 0 (0x0) (exact)" with zero's interval [0, 0.25], and an
+# overflow's ulp read "nan".
+check explore-nan-no-nan-format 0 'rounds to  0 \(0x0\)  \(NaN: the format has none' -- "$PL" explore nan --format float4_e2m1fn
+check explore-nan-no-interval 0 'interval   none \(nan is not a finite number\)' -- "$PL" explore nan --format float4_e2m1fn
+check explore-overflow-ulp 0 'ulp        none \(not a finite value\)' -- "$PL" explore 70000 --format float16
+# Bug: the casts' rounding was printed after the reference ("reference: OpenBLAS dgemm ...;
+# rounding stochastic"), as if the float64 reference were rounded so.
+check matmul-casts-line 0 '^casts:      operands and output rounded stochastic \(seed 7\)' -- "$PL" matmul --m 8 --n 8 --k 32 --rounding stochastic --seed 7
+# Bug: a NaN into an integer read "out of range"; it is a NaN.
+check cast-int-nan-said 0 '^nan -> int8 0  \(C cast, x86-64, NaN input\)' -- "$PL" cast --to int8 nan
+# Bug: without a known part the footnote read "the published dense rate of no known part".
+check bench-product-no-peak 0 '^% peak: - \(no published peak for this device' -- "$PL" bench --op product --backend cpu --dtypes float32 --sizes 32 --reps 1
 check probe-refused 2 'error: OpenBLAS has no float16 GEMM' -- "$PL" accumulation-probe --backend cpu --accumulate f16:blas
 # Bug: a model the CPU cannot run passes the config's check and fails in the product: it was taken
 # for the machine's failure (exit 1). It is the setup's (exit 2), as bench and the probe say.
@@ -292,6 +306,9 @@ check probe-normalisation 0 'normalisation of partial sums .* +not run' -- "$PL"
 check probe-json-block 0 '"block_terms": null' -- "$PL" accumulation-probe --backend cpu --dtype bfloat16 --json
 check dot-multiterm 0 'f32 multi-term\(16 \+ sum, 2 extra bits\) rtz' -- "$PL" dot --k 64 --trials 2 --a-dtype bfloat16 --b-dtype bfloat16 --accumulate f32:multiterm:16:2:rtz
 check dot-sum-b-dtype-refused 2 '--b-dtype is for dot products' -- "$PL" dot --sum --k 16 --b-dtype float32
+# Bug: a multi-term model's name overran its column and every number sat under the header to its
+# right; and max ulp counted each row in its own dtype's ulps without saying which.
+check dot-multiterm-columns 0 'f16 multi-term\(16 \+ sum, 0 extra bits\) rne +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.]+ +[0-9.e+-]+ f16 ' -- "$PL" dot --sum --k 100 --a-dtype float16 --accumulate float16:multiterm --trials 2
 check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
 check probe-int8 2 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16
