@@ -57,8 +57,14 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
                 const CastReport* via) {
   const FloatFormat& f = ref.format;
   std::printf("input      %s  (float64 %s)\n", input.c_str(), float64_text(r.input).c_str());
-  std::printf("format     %s  rounding %s, overflow %s, path %s\n", ref.name.c_str(), rounding_name(o.rounding),
-              overflow_name(o.overflow), cast_path_name(o.path));
+  // What the policy means for this format: "default" alone said nothing, and "no-saturate" into a
+  // format with neither Inf nor NaN (fp6, fp4) still clamps.
+  const char* past = overflow_saturates(f, o.overflow) ? "the largest finite"
+                     : f.has_inf()                     ? "inf"
+                     : f.has_nan()                     ? "nan"
+                                                       : "the largest finite";
+  std::printf("format     %s  rounding %s, overflow %s (past the largest: %s), path %s\n", ref.name.c_str(),
+              rounding_name(o.rounding), overflow_name(o.overflow), past, cast_path_name(o.path));
   const std::string& shown = display_value(r.result);
   std::printf("value      %s\n", shown.c_str());
   if (shown != r.result.value_exact) std::printf("exact      %s\n", r.result.value_exact.c_str());

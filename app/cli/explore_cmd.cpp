@@ -108,8 +108,11 @@ int run_explore(ExploreArgs a) {
   nlohmann::json out = nlohmann::json::array();
   std::vector<figure::Figure> figures;
   if (!a.json)
-    std::printf("x = %s  (float64 %s), rounding %s, overflow %s\n\n", a.value.c_str(), float64_text(*x).c_str(),
-                rounding_name(rounding), overflow_name(overflow));
+    std::printf(
+        "x = %s  (float64 %s), rounding %s%s, overflow %s\n\n", a.value.c_str(), float64_text(*x).c_str(),
+        rounding_name(rounding),
+        rounding == Rounding::Stochastic ? " (\"rounds to\" is one draw, seed 0; the interval: every x that may)" : "",
+        overflow_name(overflow));
   for (size_t i = 0; i < formats.size(); ++i) {
     const Neighbourhood n = neighbourhood(formats[i].format, *x, rounding, overflow, a.radius);
     out.push_back(to_json(formats[i].format, formats[i].name, n));

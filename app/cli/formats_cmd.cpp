@@ -47,10 +47,13 @@ Runner add_formats(CLI::App& app) {
         }
         if (*json) rows.push_back(j);
         else
-          std::printf("%-20s %4d %s\n", std::string(row.name).c_str(), value_bits(row.id),
-                      row.kind == DTypeKind::Complex ? "complex (two floats)"
-                      : row.kind == DTypeKind::Bool  ? "bool (false or true)"
-                                                     : "integer");
+          // (The range, as the JSON gives it; bool's 8 bits are its byte, holding false or true.)
+          std::printf(
+              "%-20s %4d %s\n", std::string(row.name).c_str(), value_bits(row.id),
+              row.kind == DTypeKind::Complex ? "complex (two floats)"
+              : row.kind == DTypeKind::Bool
+                  ? "bool (false or true, a byte each)"
+                  : ("integer, " + std::to_string(int_min(row.id)) + " to " + std::to_string(int_max(row.id))).c_str());
       }
     }
     if (*json) std::cout << rows.dump(2) << "\n";

@@ -131,12 +131,14 @@ Runner add_roundtrip(CLI::App& app) {
     if (st.count == 0)
       std::printf("no element to compare: of the %zu values, none is finite with a finite round trip\n", values);
     else
-      std::printf("max |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB%s\n",
-                  st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db,
-                  st.count < values ? (" (over " + std::to_string(st.count) + " of " + std::to_string(values) +
-                                       " values: the others or their round trips are not finite)")
+      // (Which values every figure on the line covers, said before them: after SQNR it read as
+      // SQNR's alone.)
+      std::printf("%smax |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
+                  st.count < values ? ("over " + std::to_string(st.count) + " of " + std::to_string(values) +
+                                       " values (the others or their round trips are not finite): ")
                                           .c_str()
-                                    : "");
+                                    : "",
+                  st.max_abs, st.mean_abs, st.max_rel, st.mean_rel, st.normwise_rel, st.sqnr_db);
     std::printf("out of range %zu (%s), rounded to zero %zu, NaN %zu, Inf %zu\n", r->saturated, r->out_of_range.c_str(),
                 r->flushed, st.nan, st.inf);
     print_cast_place(*r);
