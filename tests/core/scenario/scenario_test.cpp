@@ -503,19 +503,21 @@ TEST(ScenarioProbe, CheckingAProbesParametersReportsWhatEvaluatingWould) {
   EXPECT_EQ(checked(CheckKind::Cast, R"({"value": "1/", "dtype": "float16"})").substr(0, 8), "'value':");
 }
 
+// A probe's answer to the parameters, or "error: ..." where it refuses them.
+std::string probe(CheckKind kind, const char* params) {
+  Check c;
+  c.kind = kind;
+  c.params = json::parse(params);
+  auto r = evaluate_probe(c);
+  return r ? *r : "error: " + r.error();
+}
+
 // Bug: a cast check's "A/B" or "A*B" was formed in float64 and rounded again, so directed
 // roundings answered for the float64 value (1/3 rounded up came out below 1/3); a running sum
 // rounded each step's float64 sum, wrong for float64 itself under directed rounding (0.1 added
 // ten times, rounded up, came out below 1); an integer literal of 20 digits (uint64's largest)
 // went through float64 and wrapped to 0. The answers below are Python's Fraction arithmetic.
 TEST(ScenarioProbe, ExpressionsAndSumsAreRoundedOnceFromTheirExactValues) {
-  auto probe = [](CheckKind kind, const char* params) {
-    Check c;
-    c.kind = kind;
-    c.params = json::parse(params);
-    auto r = evaluate_probe(c);
-    return r ? *r : "error: " + r.error();
-  };
   EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1/3", "dtype": "float64", "rounding": "up"})"), "0.33333333333333337");
   EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "1/3", "dtype": "float64", "rounding": "down"})"),
             "0.3333333333333333");
@@ -542,13 +544,6 @@ TEST(ScenarioProbe, ExpressionsAndSumsAreRoundedOnceFromTheirExactValues) {
 }
 
 TEST(ScenarioProbe, AnswersInTheirShortestSpelling) {
-  auto probe = [](CheckKind kind, const char* params) {
-    Check c;
-    c.kind = kind;
-    c.params = json::parse(params);
-    auto r = evaluate_probe(c);
-    return r ? *r : "error: " + r.error();
-  };
   EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "50/49", "dtype": "float16"})"), "1.0205078125");
   EXPECT_EQ(probe(CheckKind::Cast, R"({"value": "65520", "dtype": "float16", "overflow": "saturate"})"), "65504");
   EXPECT_EQ(probe(CheckKind::IntCast, R"({"value": "200", "to": "int8"})"), "-56");
