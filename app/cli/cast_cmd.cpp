@@ -1,10 +1,13 @@
 // precision-lab cast --to FORMAT [--rounding MODE] [--saturate|--no-saturate] [--seed N]
 //                    [--path direct|via-float32] [--daz] [--ftz] [--json] VALUE...
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
+#include "core/dtype/codec.h"
 #include "core/dtype/describe.h"
 #include "core/dtype/framework_cast_paths.h"
 #include "core/dtype/int_convert.h"
@@ -57,14 +60,17 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
                 const CastReport* via) {
   const FloatFormat& f = ref.format;
   std::printf("input      %s  (float64 %s)\n", input.c_str(), float64_text(r.input).c_str());
-  // What the policy means for this format: "default" alone said nothing, and "no-saturate" into a
-  // format with neither Inf nor NaN (fp6, fp4) still clamps.
-  const char* past = overflow_saturates(f, o.overflow) ? "the largest finite"
-                     : f.has_inf()                     ? "inf"
-                     : f.has_nan()                     ? "nan"
-                                                       : "the largest finite";
-  std::printf("format     %s  rounding %s, overflow %s (past the largest: %s), path %s\n", ref.name.c_str(),
-              rounding_name(o.rounding), overflow_name(o.overflow), past, cast_path_name(o.path));
+  // What the policy does here, asked of the codec: a value of x's sign one ulp past the largest
+  // finite, rounded as x is (toward zero it stays the largest finite whatever the policy; fp4 has
+  // neither Inf nor NaN to go to).
+  const double sign = std::signbit(r.input) ? -1.0 : 1.0, top = max_finite(f), past_top = top + ulp_at(f, top);
+  const ExactValue beyond = std::isfinite(past_top)
+                                ? ExactValue{sign * past_top, 0, 1}
+                                : ExactValue{sign * std::numeric_limits<double>::max(), sign * 0x1p970, 1};
+  const double past = decode(f, encode_exact(f, beyond, o).code);
+  std::printf("format     %s  rounding %s, overflow %s (one ulp past the largest finite: %s), path %s\n",
+              ref.name.c_str(), rounding_name(o.rounding), overflow_name(o.overflow), shortest_double(past).c_str(),
+              cast_path_name(o.path));
   const std::string& shown = display_value(r.result);
   std::printf("value      %s\n", shown.c_str());
   if (shown != r.result.value_exact) std::printf("exact      %s\n", r.result.value_exact.c_str());

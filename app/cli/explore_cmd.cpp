@@ -49,16 +49,17 @@ void print_text(const FormatRef& ref, const Neighbourhood& n) {
   const FloatFormat& f = ref.format;
   std::printf("%s\n", ref.name.c_str());
   std::printf("  rounds to  %s%s\n", code_text(f, n.rounded.code).c_str(),
-              n.rounded.flags.nan_to_zero
-                  ? "  (NaN: the format has none; the zero of its sign here, the other sign's in ml_dtypes)"
-              : std::isnan(n.x)          ? ""
-              : n.rounded.flags.overflow ? "  (overflow)"
-              : n.rounded.flags.inexact  ? ""
-                                         : "  (exact)");
+              n.rounded.flags.nan_to_zero ? "  (NaN: the format has none; the zero of its sign)"
+              : std::isnan(n.x)           ? ""
+              : n.rounded.flags.overflow  ? "  (overflow)"
+              : n.rounded.flags.inexact   ? ""
+                                          : "  (exact)");
   std::printf("  below      %s%s\n", code_text(f, n.below).c_str(), gap_text(n.gap_below).c_str());
   std::printf("  above      %s%s\n", code_text(f, n.above).c_str(), gap_text(n.gap_above).c_str());
-  // (No ulp at Inf or NaN: the spacing is a finite value's.)
-  std::printf("  ulp        %s\n", std::isfinite(n.ulp) ? spacing_text(n.ulp).c_str() : "none (not a finite value)");
+  // (No ulp for a NaN x, or one that rounds to Inf or NaN: the spacing is a finite value's.)
+  std::printf("  ulp        %s\n", std::isfinite(n.ulp) ? spacing_text(n.ulp).c_str()
+                                   : std::isnan(n.x)    ? "none (x is not a number)"
+                                                        : "none (x rounds to inf or nan)");
   if (n.interval) {
     // Every digit, unless an end runs to hundreds of them (a float64 subnormal's midpoint has
     // ~750): then 21 significant digits, and --json keeps every one.

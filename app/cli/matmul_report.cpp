@@ -67,12 +67,21 @@ void print_report(const MatmulResult& r) {
   if (!r.backend_note.empty()) std::printf("note:       %s\n", r.backend_note.c_str());
   if (r.analysis_backend != "cpu" && !r.analysis_backend.empty())
     std::printf("statistics: made on %s; |A||B|: %s\n", r.analysis_backend.c_str(), r.bound_method.c_str());
-  // The casts' rounding on a line of its own: after the reference it read as the reference's.
-  std::printf("reference:  %s, of the operands as given\n", r.reference_method.c_str());
-  const bool integers = !is_float(c.input) || !is_float(c.weight);
-  std::printf("casts:      operands and output rounded %s%s, overflow %s%s\n\n", rounding_name(c.cast.rounding),
-              c.cast.rounding == Rounding::Stochastic ? (" (seed " + std::to_string(c.seed) + ")").c_str() : "",
-              overflow_name(c.cast.overflow), integers ? "; integer operands to nearest, ties to even" : "");
+  // The reference is of the operands before any rounding; the casts' rounding and overflow are the
+  // operands', the bias's and the output's, said on a line of their own. Integer operands always
+  // round to nearest, ties to even, and clamp to their range.
+  std::printf("reference:  %s (of the operands before rounding)\n", r.reference_method.c_str());
+  const bool int_in = !is_float(c.input), int_w = !is_float(c.weight);
+  const std::string how = std::string(rounding_name(c.cast.rounding)) +
+                          (c.cast.rounding == Rounding::Stochastic ? " (seed " + std::to_string(c.seed) + ")" : "") +
+                          ", overflow " + overflow_name(c.cast.overflow);
+  if (int_in && int_w)
+    std::printf("casts:      integer operands to nearest, ties to even, clamped; %s rounded %s\n\n",
+                c.bias ? "bias and output" : "output", how.c_str());
+  else
+    std::printf("casts:      %s%s and output rounded %s%s\n\n", int_in || int_w ? "the float operand" : "operands",
+                c.bias ? ", bias" : "", how.c_str(),
+                int_in || int_w ? "; the integer operand to nearest, ties to even, clamped" : "");
   std::printf("%-16s %11s %11s %11s %11s %9s %9s %9s\n", "error", "max |e|", "mean |e|", "max rel", "normwise",
               "max ulp", "mean bits", "SQNR dB");
   const double largest_ulp = experiment::largest_max_ulp(r);

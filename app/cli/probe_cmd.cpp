@@ -4,6 +4,7 @@
 // bits seen below the last place, the partial sums' width, the promotion interval -- a table
 // for the device at hand (a GPU's tensor cores, or OpenBLAS on the CPU). With --check-model,
 // only how well each model given reproduces that product on random inputs.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -143,8 +144,10 @@ Runner add_accumulation_probe(CLI::App& app) {
                 std::string(name(r->input)).c_str(), std::string(name(r->input)).c_str(),
                 experiment::describe(r->accumulate).c_str(), r->fast_accumulation ? ", fast accumulation" : "",
                 r->method.c_str());
+    int width = 60;  // (the longest question sets it: the answers line up)
+    for (const auto& f : r->findings) width = std::max(width, static_cast<int>(f.question.size()));
     for (const auto& f : r->findings)
-      std::printf("%-60s %s\n%-60s   %s\n", f.question.c_str(), f.answer.c_str(), "", f.evidence.c_str());
+      std::printf("%-*s %s\n%-*s   %s\n", width, f.question.c_str(), f.answer.c_str(), width, "", f.evidence.c_str());
     if (!r->model.empty())
       std::printf("\nas a model: --accumulate %s  (%s)\n", r->model.c_str(), r->model_note.c_str());
     else std::printf("\nas a model: none (%s)\n", r->model_note.c_str());

@@ -131,8 +131,7 @@ Runner add_roundtrip(CLI::App& app) {
     if (st.count == 0)
       std::printf("no element to compare: of the %zu values, none is finite with a finite round trip\n", values);
     else
-      // (Which values every figure on the line covers, said before them: after SQNR it read as
-      // SQNR's alone.)
+      // (Which values the figures cover comes first: it holds for every one of them.)
       std::printf("%smax |e| %.3e  mean |e| %.3e  max rel %.3e  mean rel %.3e  normwise %.3e  SQNR %.1f dB\n",
                   st.count < values ? ("over " + std::to_string(st.count) + " of " + std::to_string(values) +
                                        " values (the others or their round trips are not finite): ")

@@ -41,31 +41,37 @@ void print_cast_place(const experiment::RoundtripResult& r) {
 }
 
 void print_dot_table(const std::vector<experiment::DotSweepRow>& rows, bool sum) {
-  // The models' names set the column's width (a multi-term model's is longer than most), and each
-  // max ulp names its unit: the ulps of the row's own result dtype, which differ between rows.
-  int name_width = 28;
-  for (const auto& r : rows) name_width = std::max(name_width, static_cast<int>(experiment::describe(r.model).size()));
-  std::printf("%8s  %-*s %14s %13s %13s %10s %14s %11s\n", "K", name_width, "accumulation",
-              sum ? "max|e|/S|a|" : "max|e|/S|ab|", "bound", "estimate", "mean bits", "max ulp", "NaN/Inf");
-  // gamma_m = m u / (1 - m u) exists only while m u < 1 (m = K for a sequential sum): past that the
-  // column says "none".
-  bool unbounded = false, estimate_is_bound = false;
+  // The models' names and the ulps set their columns' widths (a multi-term model's name, a custom
+  // format's short name), and each max ulp names its unit: the ulps of the row's own result dtype,
+  // which differ between rows.
   double largest_ulp = 0;
   for (const auto& r : rows)
     if (r.stats.count > 0) largest_ulp = std::max(largest_ulp, r.stats.max_ulp);
+  std::vector<std::string> ulps;
+  int name_width = 28, ulp_width = 14;
   for (const auto& r : rows) {
+    ulps.push_back(r.stats.count == 0 ? "-"
+                                      : experiment::ulps_text(r.stats.max_ulp, largest_ulp) + " " +
+                                            std::string(short_name(experiment::result_dtype(r.model))));
+    name_width = std::max(name_width, static_cast<int>(experiment::describe(r.model).size()));
+    ulp_width = std::max(ulp_width, static_cast<int>(ulps.back().size()) + 3);  // (its inner space stands apart)
+  }
+  std::printf("%8s  %-*s %14s %13s %13s %10s %*s %11s\n", "K", name_width, "accumulation",
+              sum ? "max|e|/S|a|" : "max|e|/S|ab|", "bound", "estimate", "mean bits", ulp_width, "max ulp", "NaN/Inf");
+  // gamma_m = m u / (1 - m u) exists only while m u < 1 (m = K for a sequential sum): past that the
+  // column says "none".
+  bool unbounded = false, estimate_is_bound = false;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
     unbounded |= !std::isfinite(r.bounds.deterministic);
     const bool same = experiment::estimate_is_the_bound(r.bounds);
     estimate_is_bound |= same;
     const experiment::ErrorStats& s = r.stats;
-    const std::string ulps = s.count == 0 ? "-"
-                                          : experiment::ulps_text(s.max_ulp, largest_ulp) + " " +
-                                                std::string(short_name(experiment::result_dtype(r.model)));
-    std::printf("%8zu  %-*s %14s %13s %13s %10s %14s %11s\n", r.length, name_width,
-                experiment::describe(r.model).c_str(), statistic("%.3e", r.max_scaled, s).c_str(),
-                experiment::gamma_text(r.bounds.deterministic).c_str(),
-                same ? "= bound" : experiment::bound_value_text(r.bounds.probabilistic).c_str(),
-                statistic("%.2f", s.mean_bits, s).c_str(), ulps.c_str(), experiment::not_finite_text(s).c_str());
+    std::printf(
+        "%8zu  %-*s %14s %13s %13s %10s %*s %11s\n", r.length, name_width, experiment::describe(r.model).c_str(),
+        statistic("%.3e", r.max_scaled, s).c_str(), experiment::gamma_text(r.bounds.deterministic).c_str(),
+        same ? "= bound" : experiment::bound_value_text(r.bounds.probabilistic).c_str(),
+        statistic("%.2f", s.mean_bits, s).c_str(), ulp_width, ulps[i].c_str(), experiment::not_finite_text(s).c_str());
   }
   for (const std::string& note : experiment::unreferenced_notes(rows)) std::printf("note: %s\n", note.c_str());
   if (estimate_is_bound)

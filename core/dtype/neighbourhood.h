@@ -48,14 +48,15 @@ struct Neighbourhood {
   double x = 0;                          // the value explored
   Encoded rounded;                       // what x becomes (code and flags)
   double value = 0;                      // decode(rounded.code)
-  std::optional<uint64_t> below, above;  // neighbours of the rounded value (codes)
+  std::optional<uint64_t> below, above;  // neighbours of the rounded value (codes); none for a NaN x
   double gap_below = 0, gap_above = 0;   // value - below, above - value (NaN without one)
-  double ulp = 0;                        // ulp_at(f, value): the spacing of value's binade
+  double ulp = 0;                        // ulp_at(f, value): the spacing of value's binade; NaN for a NaN x
   // Every real x that rounds to rounded.code; empty when x is NaN or +-inf, or the result
   // is NaN for another reason than overflow.
   std::optional<RoundingInterval> interval;
-  // The finite code the number line is drawn around: the result, or max finite of x's sign
-  // after an overflow; empty when x is NaN (or E8M0 has no answer).
+  // The finite code the number line is drawn around: the result (for a NaN x into a format
+  // without NaN, the zero it becomes), or max finite of x's sign after an overflow; empty when the
+  // result is NaN (or E8M0 has no answer).
   std::optional<uint64_t> centre;
   std::vector<uint64_t> line;  // up to `radius` finite codes each side of centre, ascending
 };

@@ -215,8 +215,8 @@ ProbeFinding model_check(Backend& backend, const ProductSpec& base, const Accumu
       "N(0,1) inputs rounded to " + std::string(name(base.a)) + ", seed 1: the device's " +
       accumulation_spec(base.accumulate) + " product against the model " + accumulation_spec(model) +
       (same == all ? ""
-                   : "; the largest difference, relative to the element, " + error_size_text(worst_rel, 3) + ", at (" +
-                         std::to_string(worst / kN) + ", " + std::to_string(worst % kN) + ")");
+                   : "; the largest difference, relative to the model's element, " + error_size_text(worst_rel, 3) +
+                         ", at (" + std::to_string(worst / kN) + ", " + std::to_string(worst % kN) + ")");
   return {question, answer, evidence};
 }
 
@@ -437,10 +437,10 @@ void probe_normalisation(Prober& probe, ProbeReport& r, DType input, int width, 
 
 // The accumulation model that emulates what was found, checked against the device.
 void suggest_model(Backend& backend, const ProductSpec& base, ProbeReport& r, const SumRounding& s) {
-  // float64's 53 bits, rounded to nearest: the f64 model (hardware addition, in no order).
+  // float64's 53 bits, rounded to nearest: the f64 model (hardware addition, in sequence).
   if (r.accumulator_bits == 53 && s.nearest) {
     const Accumulation m{AccumKind::Float64, DType::float64};
-    r.model_note = "emulates the partial sums' width and rounding; not the order";
+    r.model_note = "emulates the partial sums' width and rounding, summed in sequence; not the device's order";
     r.model = accumulation_spec(m);
     r.findings.push_back(model_check(backend, base, m));
     return;
@@ -450,7 +450,11 @@ void suggest_model(Backend& backend, const ProductSpec& base, ProbeReport& r, co
                        : r.accumulator_bits == 8  ? DType::bfloat16
                                                   : DType::bool_;
   if (narrow == DType::bool_) {
-    r.model_note = "no float dtype the models take has " + std::to_string(r.accumulator_bits) + " bits of precision";
+    r.model_note = r.accumulator_bits == 0
+                       ? "the partial sums' width was not found"
+                       : "no model's accumulator keeps " + std::to_string(r.accumulator_bits) +
+                             " bits with float32's exponent range (the models here: float32 24, tf32 11, "
+                             "bfloat16 8, float64 53)";
     return;
   }
   if (!s.nearest && !s.truncating) {

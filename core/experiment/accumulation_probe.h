@@ -48,7 +48,7 @@ struct ProbeReport {
   int extra_bits = -1;
   // The findings as an accumulation model the experiments can run ("tf32:chunked:32:rtz"), when
   // a dtype has the partial sums' precision (24: float32, 11: tf32, 8: bfloat16 -- each with
-  // float32's exponent range); else empty, and `model_note` says why.
+  // float32's exponent range -- and 53, to nearest: float64); else empty, and `model_note` says why.
   std::string model;
   std::string model_note;
 };

@@ -273,7 +273,7 @@ check probe-f64-model 0 'as a model: --accumulate f64 ' -- "$PL" accumulation-pr
 # overflow's ulp read "nan".
 check explore-nan-no-nan-format 0 'rounds to  0 \(0x0\)  \(NaN: the format has none' -- "$PL" explore nan --format float4_e2m1fn
 check explore-nan-no-interval 0 'interval   none \(nan is not a finite number\)' -- "$PL" explore nan --format float4_e2m1fn
-check explore-overflow-ulp 0 'ulp        none \(not a finite value\)' -- "$PL" explore 70000 --format float16
+check explore-overflow-ulp 0 'ulp        none \(x rounds to inf or nan\)' -- "$PL" explore 70000 --format float16
 # Bug: the casts' rounding was printed after the reference ("reference: OpenBLAS dgemm ...;
 # rounding stochastic"), as if the float64 reference were rounded so.
 check matmul-casts-line 0 '^casts:      operands and output rounded stochastic \(seed 7\)' -- "$PL" matmul --m 8 --n 8 --k 32 --rounding stochastic --seed 7
@@ -284,8 +284,11 @@ check bench-product-no-peak 0 '^% peak: - \(no published peak for this device' -
 # Bug: under stochastic rounding "rounds to" showed one draw as if it were the rounding.
 check explore-stochastic-one-draw 0 'rounding stochastic \("rounds to" is one draw, seed 0' -- "$PL" explore 0.3 --format bfloat16 --rounding stochastic
 # Bug: "overflow default" said nothing of what it does, and "no-saturate" into fp4 (no Inf, no NaN)
-# read as if it did not clamp.
-check cast-overflow-said 0 'overflow no-saturate \(past the largest: the largest finite\)' -- "$PL" cast 100 --to float4_e2m1fn --no-saturate
+# read as if it did not clamp. The codec says what a value past the largest becomes, the rounding
+# included (toward zero it stays the largest finite).
+check cast-overflow-said 0 'overflow no-saturate \(one ulp past the largest finite: 6\)' -- "$PL" cast 100 --to float4_e2m1fn --no-saturate
+check cast-overflow-rtz-said 0 'rounding rtz, overflow default \(one ulp past the largest finite: 65504\)' -- "$PL" cast 1e6 --to float16 --rounding rtz
+check cast-overflow-down-said 0 'rounding down, overflow default \(one ulp past the largest finite: -inf\)' -- "$PL" cast --to float16 --rounding down -- -1e300
 check probe-refused 2 'error: OpenBLAS has no float16 GEMM' -- "$PL" accumulation-probe --backend cpu --accumulate f16:blas
 # Bug: a model the CPU cannot run passes the config's check and fails in the product: it was taken
 # for the machine's failure (exit 1). It is the setup's (exit 2), as bench and the probe say.
@@ -316,6 +319,15 @@ check dot-sum-b-dtype-refused 2 '--b-dtype is for dot products' -- "$PL" dot --s
 # Bug: a multi-term model's name overran its column and every number sat under the header to its
 # right; and max ulp counted each row in its own dtype's ulps without saying which.
 check dot-multiterm-columns 0 'f16 multi-term\(16 \+ sum, 0 extra bits\) rne +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.]+ +[0-9.e+-]+ f16 ' -- "$PL" dot --sum --k 100 --a-dtype float16 --accumulate float16:multiterm --trials 2
+# Each number ends under its header's last letter, whatever the models' and the dtypes' names.
+check dot-columns-aligned 0 'aligned' -- bash -c '"$0" dot --k 64 --trials 2 --accumulate float16:multiterm,e5m7b15:fnuz:sequential,f32:sequential | python3 -c "
+import re, sys
+lines = sys.stdin.read().splitlines()
+head = next(l for l in lines if \"accumulation\" in l)
+ends = [head.index(h) + len(h) for h in (\"bound\", \"estimate\", \"mean bits\", \"max ulp\", \"NaN/Inf\")]
+rows = [l for l in lines if re.match(r\" +[0-9]+  \", l)]
+ok = rows and all(r[e - 1] != \" \" and (e == len(r) or r[e] == \" \") for r in rows for e in ends)
+print(\"aligned\" if ok else \"misaligned:\\n\" + \"\\n\".join([head] + rows))"' "$PL"
 check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
 check probe-int8 2 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16

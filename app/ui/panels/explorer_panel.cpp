@@ -222,7 +222,7 @@ void ExplorerPanel::draw_bits(Row& row, size_t index) {
 
 namespace {
 // The spacing of values where x lies: "2^-27", or "ulp 2^-27" dimmed under the format's name.
-void draw_ulp(double ulp, bool stacked) {
+void draw_ulp(double ulp, bool stacked, bool x_is_nan) {
   const std::string two = power_of_two_text(ulp);
   // (None where x rounds to Inf or NaN: the column would read "nan" there, like a value.)
   const std::string spacing = !std::isfinite(ulp) ? "-" : two.empty() ? leading_digits_text(ulp, 6) : two;
@@ -230,9 +230,10 @@ void draw_ulp(double ulp, bool stacked) {
   if (stacked) ImGui::TextDisabled("%s", text.c_str());
   else ImGui::TextUnformatted(text.c_str());
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(std::isfinite(ulp) ? "the spacing of representable values in this binade: %s"
-                                         : "no spacing: x rounds to Inf or NaN%s",
-                      std::isfinite(ulp) ? float64_text(ulp).c_str() : "");
+    ImGui::SetTooltip("%s", std::isfinite(ulp)
+                                ? ("the spacing of representable values in this binade: " + float64_text(ulp)).c_str()
+                            : x_is_nan ? "no spacing: x is not a number"
+                                       : "no spacing: x rounds to Inf or NaN");
 }
 }  // namespace
 
@@ -300,7 +301,7 @@ void ExplorerPanel::draw_table() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(r.format.name.c_str());
     format_tooltip(r.format);
-    if (stacked) draw_ulp(r.n.ulp, true);
+    if (stacked) draw_ulp(r.n.ulp, true, std::isnan(r.n.x));
     ImGui::TableNextColumn();
     draw_bits(r, i);
     ImGui::TableNextColumn();
@@ -309,7 +310,10 @@ void ExplorerPanel::draw_table() {
     ImGui::Text("%s%s", compact_value_text(result).c_str(), n.rounded.flags.overflow ? "  (overflow)" : "");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("exact: %s\n%s", result.value_exact.c_str(),
-                        n.rounded.flags.inexact ? "rounded (inexact)" : "exact: x is representable");
+                        n.rounded.flags.nan_to_zero ? "x is NaN, which the format has no code for: the zero of its sign"
+                        : std::isnan(n.x)           ? "x is NaN"
+                        : n.rounded.flags.inexact   ? "rounded (inexact)"
+                                                    : "exact: x is representable");
     auto draw_interval = [&] {
       if (!n.interval) {
         ImGui::TextDisabled("none: %s", no_interval_text(f, n).c_str());
@@ -373,7 +377,7 @@ void ExplorerPanel::draw_table() {
       draw_interval();
       ImGui::TableNextColumn();
       ImGui::AlignTextToFramePadding();
-      draw_ulp(n.ulp, false);
+      draw_ulp(n.ulp, false, std::isnan(n.x));
       ImGui::TableNextColumn();
       draw_neighbours();
     }

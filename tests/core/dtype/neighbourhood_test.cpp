@@ -77,6 +77,23 @@ TEST_P(EveryInterval, CodecAgreesOnBothSidesOfEveryEnd) {
 INSTANTIATE_TEST_SUITE_P(Small, EveryInterval, ::testing::ValuesIn(test::small_float_dtypes()),
                          [](const auto& p) { return test::param_name(p.param); });
 
+// Bug: a NaN into float4 (no NaN: it becomes the zero of its sign) was shown with that zero's
+// neighbours, its ulp and its interval [0, 0.25], as if x were a number that rounds there.
+TEST(Neighbours, ANanIntoAFormatWithoutNanHasNoNeighboursOrInterval) {
+  for (const double x : {std::nan(""), -std::nan("")}) {
+    const Neighbourhood n = neighbourhood(fmt("float4_e2m1fn"), x, Rounding::NearestEven, Overflow::FormatDefault);
+    EXPECT_TRUE(n.rounded.flags.nan_to_zero);
+    EXPECT_EQ(n.value, 0.0);
+    EXPECT_EQ(std::signbit(n.value), std::signbit(x));  // the zero of the NaN's sign
+    EXPECT_FALSE(n.below);
+    EXPECT_FALSE(n.above);
+    EXPECT_FALSE(n.interval);
+    EXPECT_TRUE(std::isnan(n.ulp));
+    ASSERT_TRUE(n.centre);  // (the number line still shows the zero it becomes)
+    EXPECT_EQ(*n.centre, n.rounded.code);
+  }
+}
+
 TEST(Neighbours, NextUpAndDownFollowTheSortedValues) {
   for (DType t : test::small_float_dtypes()) {
     const FloatFormat f = info(t).format;
