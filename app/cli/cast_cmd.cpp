@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <limits>
 
 #include "app/cli/choice_options.h"
 #include "app/cli/cli.h"
@@ -64,9 +63,7 @@ void print_text(const FormatRef& ref, const CastOptions& o, const std::string& i
   // finite, rounded as x is (toward zero it stays the largest finite whatever the policy; fp4 has
   // neither Inf nor NaN to go to).
   const double sign = std::signbit(r.input) ? -1.0 : 1.0, top = max_finite(f), past_top = top + ulp_at(f, top);
-  const ExactValue beyond = std::isfinite(past_top)
-                                ? ExactValue{sign * past_top, 0, 1}
-                                : ExactValue{sign * std::numeric_limits<double>::max(), sign * 0x1p970, 1};
+  const ExactValue beyond = std::isfinite(past_top) ? ExactValue{sign * past_top, 0, 1} : beyond_float64(sign < 0);
   const double past = decode(f, encode_exact(f, beyond, o).code);
   std::printf("format     %s  rounding %s, overflow %s (one ulp past the largest finite: %s), path %s\n",
               ref.name.c_str(), rounding_name(o.rounding), overflow_name(o.overflow), shortest_double(past).c_str(),

@@ -147,36 +147,6 @@ Encoded encode_magnitude(const FloatFormat& f, bool negative, const Magnitude& m
   return pack(f, negative, kept, qe, inexact, o);
 }
 
-Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint64_t index, double source_min_normal) {
-  const bool negative = std::signbit(x);
-  if (std::isnan(x)) return nan_result(f, negative);
-  if (std::isinf(x) && !negative) return infinity_input(f, negative, o.overflow);
-  if (f.specials == Specials::E8M0 && (negative || x == 0.0)) return unencodable(f, negative);
-  if (std::isinf(x)) return infinity_input(f, negative, o.overflow);
-  bool flushed = false;
-  if (o.flush_input_subnormals && x != 0.0 && std::fabs(x) < source_min_normal) {
-    x = negative ? -0.0 : 0.0;
-    flushed = true;
-    if (f.specials == Specials::E8M0) {
-      Encoded e = unencodable(f, negative);
-      e.flags.flushed_input = true;
-      return e;
-    }
-  }
-  if (narrows_through_float32(f, o.path)) {
-    double narrowed = static_cast<double>(static_cast<float>(x));  // RNE, the hardware default
-    if (std::isinf(narrowed)) return infinity_input(f, negative, o.overflow);
-    if (narrowed == 0.0 && f.specials == Specials::E8M0) return unencodable(f, negative);
-    x = narrowed;
-  }
-  if (x == 0.0) {
-    Encoded e = zero_result(f, negative, false);
-    e.flags.flushed_input = flushed;
-    return e;
-  }
-  return encode_magnitude(f, negative, decompose(std::fabs(x)), o, index);
-}
-
 // hi + rest / divisor (rest != 0) as a magnitude with kExtra bits below hi's last place, rounded
 // to odd: the last bit set wherever bits further down were dropped. With at least two bits below
 // any quantum rounded to, rounding that once gives the exact value's rounding in every mode
@@ -207,26 +177,49 @@ Magnitude odd_magnitude(const ExactValue& x) {
   return {v, lsb};
 }
 
+// x rounded once; with `exact`, x is exact->hi and the value rounded is hi + rest / divisor.
+Encoded encode_value(const FloatFormat& f, double x, const CastOptions& o, uint64_t index, double source_min_normal,
+                     const ExactValue* exact = nullptr) {
+  const bool negative = std::signbit(x);
+  if (std::isnan(x)) return nan_result(f, negative);
+  if (std::isinf(x) && !negative) return infinity_input(f, negative, o.overflow);
+  if (f.specials == Specials::E8M0 && (negative || x == 0.0)) return unencodable(f, negative);
+  if (std::isinf(x)) return infinity_input(f, negative, o.overflow);
+  bool flushed = false;
+  if (o.flush_input_subnormals && x != 0.0 && std::fabs(x) < source_min_normal) {
+    x = negative ? -0.0 : 0.0;
+    flushed = true;
+    exact = nullptr;  // (read as zero: no rest is left to add)
+    if (f.specials == Specials::E8M0) {
+      Encoded e = unencodable(f, negative);
+      e.flags.flushed_input = true;
+      return e;
+    }
+  }
+  if (narrows_through_float32(f, o.path)) {
+    // RNE, the hardware default: of the exact value too, rounded once.
+    constexpr FloatFormat kFloat32{8, 23, 127, Specials::IEEE};
+    double narrowed = exact ? decode(kFloat32, encode_magnitude(kFloat32, negative, odd_magnitude(*exact), {}, 0).code)
+                            : static_cast<double>(static_cast<float>(x));
+    if (std::isinf(narrowed)) return infinity_input(f, negative, o.overflow);
+    if (narrowed == 0.0 && f.specials == Specials::E8M0) return unencodable(f, negative);
+    x = narrowed;
+    exact = nullptr;
+  }
+  if (x == 0.0) {
+    Encoded e = zero_result(f, negative, false);
+    e.flags.flushed_input = flushed;
+    return e;
+  }
+  return encode_magnitude(f, negative, exact ? odd_magnitude(*exact) : decompose(std::fabs(x)), o, index);
+}
+
 }  // namespace
 
 Encoded encode_exact(const FloatFormat& f, const ExactValue& x, const CastOptions& o) {
-  if (x.rest == 0.0 || x.hi == 0.0 || !std::isfinite(x.hi) || !std::isfinite(x.rest) || !std::isfinite(x.divisor) ||
-      x.divisor == 0.0)
-    return encode(f, x.hi, o);
-  // DAZ reads a float64 subnormal source as zero; the flush takes hi's own path.
-  if (o.flush_input_subnormals && std::fabs(x.hi) < std::numeric_limits<double>::min()) return encode(f, x.hi, o);
-  const bool negative = std::signbit(x.hi);
-  if (f.specials == Specials::E8M0 && negative) return unencodable(f, negative);
-  if (narrows_through_float32(f, o.path)) {
-    // float32 first, to nearest even as the hardware converts, from the exact value too.
-    constexpr FloatFormat kFloat32{8, 23, 127, Specials::IEEE};
-    const double narrowed =
-        decode(kFloat32, encode_magnitude(kFloat32, negative, odd_magnitude(x), CastOptions{}, 0).code);
-    CastOptions rest = o;
-    rest.path = CastPath::Direct;
-    return encode(f, narrowed, rest);
-  }
-  return encode_magnitude(f, negative, odd_magnitude(x), o, 0);
+  const bool rest = x.rest != 0.0 && x.hi != 0.0 && std::isfinite(x.hi) && std::isfinite(x.rest) &&
+                    std::isfinite(x.divisor) && x.divisor != 0.0;
+  return encode_value(f, x.hi, o, 0, std::numeric_limits<double>::min(), rest ? &x : nullptr);
 }
 
 Encoded encode_integer(const FloatFormat& f, bool negative, uint64_t magnitude, const CastOptions& o, uint64_t index) {

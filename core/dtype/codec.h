@@ -72,6 +72,12 @@ struct ExactValue {
   double rest = 0;
   double divisor = 1;
 };
+// A finite value past float64's largest, as rounding sees one: every mode rounds a value from
+// DBL_MAX + half its ulp up as it rounds that one (to nearest: overflow; toward zero: DBL_MAX).
+inline ExactValue beyond_float64(bool negative) {
+  const double sign = negative ? -1.0 : 1.0;
+  return {sign * 0x1.fffffffffffffp+1023, sign * 0x1p970, 1};
+}
 // The exact value rounded once. Rounding hi alone would round twice (1/3 rounded up into float64
 // would come out below 1/3). Stochastic rounding is not taken (its draw would need every
 // discarded bit): refused by the callers. Non-finite hi, or rest 0: encode(hi).

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <set>
 
 #include "core/accumulate/accumulate.h"
@@ -117,13 +116,6 @@ Expected<std::string> promote_probe(const json& j) {
   if (o.ok()) return std::string(name(*o.result));
   if (!o.other_result.empty()) return o.other_result;
   return o.error_type + ": " + o.message;
-}
-
-// A finite value beyond float64's range, as rounding sees it: every mode rounds a value from
-// DBL_MAX + half its ulp up as it rounds that one (to nearest: overflow; toward zero: DBL_MAX).
-ExactValue beyond_float64(bool negative) {
-  const double sign = negative ? -1.0 : 1.0;
-  return {sign * std::numeric_limits<double>::max(), sign * 0x1p970, 1};
 }
 
 // "A/B" or "A*B" held exactly (ExactValue), or a plain number. The quotient's remainder and the
