@@ -87,7 +87,7 @@ std::string_view accum_kind_name(AccumKind k) { return kKindNames[static_cast<in
 
 std::optional<AccumKind> parse_accum_kind(std::string_view n) { return find_named<AccumKind>(kKindNames, n); }
 
-std::string describe(const Accumulation& a) {
+std::string describe(const Accumulation& a, std::string_view blas_library) {
   const std::string f = short_name(a.format), r = rounding_name(a.rounding);
   switch (a.kind) {
     case AccumKind::Float64: return "f64";
@@ -97,8 +97,8 @@ std::string describe(const Accumulation& a) {
     case AccumKind::Chunked: return f + " chunked(" + std::to_string(a.chunk) + ") -> " + short_name(a.outer) + " " + r;
     case AccumKind::Blas:
       if (a.format == DType::float16) return f + " GEMM library (cuBLAS CUBLAS_COMPUTE_16F)";
-      // (The backend's library: OpenBLAS on the CPU, cuBLASLt on a GPU; the run's method names it.)
-      return f + (a.format == DType::float64 ? " BLAS dgemm" : " BLAS sgemm");
+      return f + " " + (blas_library.empty() ? std::string("BLAS") : std::string(blas_library)) +
+             (a.format == DType::float64 ? " dgemm" : " sgemm");
     case AccumKind::Int32: return "i32 (wrapping) -> f32";
     case AccumKind::Multiterm:
       return f + " multi-term(" + std::to_string(a.block) + " + sum, " + std::to_string(a.extra_bits) +

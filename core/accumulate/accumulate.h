@@ -56,8 +56,10 @@ struct Accumulation {
 
 std::string_view accum_kind_name(AccumKind k);  // "float64", "sequential", ...
 std::optional<AccumKind> parse_accum_kind(std::string_view name);
-// "fp32 sequential rne", "fp16 chunked(128) -> fp32", ... for labels.
-std::string describe(const Accumulation& a);
+// "fp32 sequential rne", "fp16 chunked(128) -> fp32", ... for labels. A BLAS model names the
+// library that ran it where one is given ("f32 OpenBLAS sgemm"), else none ("f32 BLAS sgemm": on a
+// GPU it is cuBLASLt's).
+std::string describe(const Accumulation& a, std::string_view blas_library = "");
 
 // The format a model's result is in (Chunked: the outer accumulator).
 DType result_dtype(const Accumulation& a);

@@ -32,15 +32,6 @@ std::string no_fast_accumulation(const ProductSpec& s) {
   return s.fast_accumulation ? "; no fast accumulation on the CPU (a tensor-core mode): summed without it" : "";
 }
 
-// The model's name with the library that ran it: a BLAS model is OpenBLAS's here ("f32 OpenBLAS
-// sgemm"; describe() names no library, a GPU's being cuBLASLt).
-std::string method_name(const experiment::Accumulation& a) {
-  std::string d = experiment::describe(a);
-  if (a.kind == experiment::AccumKind::Blas)
-    if (const size_t at = d.find(" BLAS "); at != std::string::npos) d.replace(at, 6, " OpenBLAS ");
-  return d;
-}
-
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -116,7 +107,7 @@ class CpuBackend final : public Backend {
     if (Support ok = supports_product(s); !ok.ok) return Error{ok.why_not};
     auto c = experiment::gemm(s.shape, a, b, s.accumulate, control.progress, control.cancel, s.stream_offset);
     if (!c) return Error{c.error()};
-    ProductRun run{std::move(c).value(), method_name(s.accumulate), 0};
+    ProductRun run{std::move(c).value(), experiment::describe(s.accumulate, "OpenBLAS"), 0};
     if (s.accumulate.kind == experiment::AccumKind::Blas) run.method += " (" + blas::describe(blas::info()) + ")";
     // (int32 sums are OpenBLAS's dgemm on the integers, exact below 2^53, then wrapped: gemm.cpp.)
     else if (s.accumulate.kind == experiment::AccumKind::Int32)
@@ -147,7 +138,7 @@ class CpuBackend final : public Backend {
     t.median = median(t.seconds);
     t.native = s.accumulate.kind == experiment::AccumKind::Blas && s.a == s.accumulate.format &&
                s.b == s.accumulate.format;  // dgemm on float64, sgemm on float32
-    t.method = method_name(s.accumulate) + no_fast_accumulation(s);
+    t.method = experiment::describe(s.accumulate, "OpenBLAS") + no_fast_accumulation(s);
     t.clock =
         "steady_clock, median of " + std::to_string(reps) + " after 1 warm-up, " + threads_text(allowed_threads(0));
     return t;
