@@ -19,6 +19,7 @@
 #include "core/scenario/probe.h"
 #include "core/scenario/scenario_export.h"
 #include "core/scenario/scenario_run.h"
+#include "core/util/number_text.h"
 
 namespace pl::scenario {
 namespace {
@@ -795,6 +796,36 @@ TEST(ScenarioRun, AValueAndAMetricsLimitNeverReadTheSame) {
   const std::string limit = c.expected.substr(6, c.expected.find(' ', 6) - 6);
   EXPECT_LT(std::strtod(c.observed.c_str(), nullptr), std::strtod(limit.c_str(), nullptr))
       << c.observed << " below " << limit;
+}
+
+// Bug: the metric a limit is made from was cut to its leading four digits, so scenario 01's
+// "below 2.875...e-13 (1e-06 x 2.875...e-07)" contradicted the check above it, which shows that
+// metric rounded to nearest: "observed 2.876e-07". It takes a digit more than the limit, which
+// both readings agree with. Every number of the run's statistics, as the metric of a limit.
+TEST(ScenarioRun, TheMetricALimitIsMadeFromAgreesWithItsRoundedReading) {
+  json j = with_evidence(R"({"min": 0})");
+  auto first = run_scenario(*scenario_from_json(j, "x"));
+  ASSERT_TRUE(first && first->evidence[0].run) << (first ? "" : first.error());
+  size_t rounded_up = 0;
+  for (const auto& [key, value] : first->evidence[0].run->result["stats"].items()) {
+    if (!value.is_number_float() || value.get<double>() <= 0) continue;
+    const double x = value.get<double>();
+    j["checks"].back()["metric"]["pointer"] = "/stats/" + key;
+    j["checks"].back()["expect"] = {{"below", {{"evidence", 0}, {"pointer", "/stats/" + key}}}, {"factor", 2}};
+    auto r = run_scenario(*scenario_from_json(j, "x"));
+    ASSERT_TRUE(r) << r.error();
+    const std::string& e = r->checks[1].expected;
+    const size_t from = e.find("(2 x ") + 5;
+    ASSERT_NE(from, std::string::npos + 5) << e;
+    const auto value_of = [](std::string text) {  // "2.875...e-07" as 2.875e-07
+      if (const size_t dots = text.find("..."); dots != std::string::npos) text.erase(dots, 3);
+      return std::strtod(text.c_str(), nullptr);
+    };
+    const std::string rounded = check_number_text(x, 4);
+    rounded_up += rounded != check_number_text(value_of(leading_digits_text(x, 4)), 4);
+    EXPECT_EQ(check_number_text(value_of(e.substr(from, e.find(')', from) - from)), 4), rounded) << key << ": " << e;
+  }
+  EXPECT_GT(rounded_up, 0u) << "no statistic of the run rounds up at four digits: the test shows nothing";
 }
 
 // Bug: a limit another metric makes was rounded to nearest: scenario 10's gamma_256 = 1/7 read
