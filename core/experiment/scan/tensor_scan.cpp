@@ -120,28 +120,76 @@ ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
       [](ErrorPart& t, const ErrorPart& p) { t.add(p); });
 }
 
+// Elements [first, first + n) of the tensor decoded a sum block at a time on every core into a
+// buffer of the thread's own, which stays in the core's cache (a run-sized buffer went out to
+// memory and was read back), each block handed to fn(block, begin, end) -> Part, and the parts
+// folded in block order. A failed read is put in `failed`, as decode_and_fold does.
+template <typename Part, typename Fn, typename Add>
+Part fold_decoded_blocks(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t first, size_t n, Fn&& fn,
+                         Add&& add, Status& failed) {
+  std::mutex lock;
+  size_t failed_at = SIZE_MAX;
+  return fold_blocks<Part>(
+      n,
+      [&](size_t b, size_t e) {
+        thread_local std::vector<double> block;
+        block.resize(kSumBlock);
+        if (auto st = io::read_elements(shard, t, first + b, std::span(block).first(e - b)); !st) {
+          const std::lock_guard hold(lock);
+          if (b < failed_at) failed_at = b, failed = st;
+          return Part{};
+        }
+        return fn(block.data(), b, e);
+      },
+      add);
+}
+
+// A block's moments and the amaxes of the rows it holds. A row wholly inside the block is
+// written straight into the rows' amaxes (no other block holds any of it); the block's first
+// and last rows may go on into the blocks beside it, and wait for the fold, which takes the
+// largest of each row's pieces (a maximum: the same value in any order).
+struct StatsPart {
+  Moments m;
+  size_t first_row = 0, last_row = 0;
+  double first = 0, last = 0;
+};
+
 // The first pass: amax, rms and the mean (the kurtosis's central sums wait for the second pass,
 // which knows the mean: raw power sums cancel badly when the mean is large against the spread),
 // and every row's amax for the channel spread.
 TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t rows, size_t cols,
                        size_t chunk_rows, const std::atomic<bool>* cancel,
                        const std::function<void(uint64_t)>& progress, Moments& m, Status& failed) {
-  std::vector<double> values, row_amax(rows);
+  std::vector<double> row_amax(rows);
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return {};
     const size_t k = std::min(chunk_rows, rows - r0);
-    values.resize(k * cols);
-    m.add(decode_and_fold<Moments>(
-        shard, t, r0 * cols, values, [&](size_t b, size_t e) { return block_moments(values.data() + b, e - b); },
-        [](Moments& total, const Moments& part) { total.add(part); }, failed));
-    if (!failed) return {};
-    if (progress) progress((r0 + k) * cols * (t.bytes / t.params) / 2);  // the first of two passes
-    parallel_for(
-        k, 0,
-        [&](size_t a, size_t b) {
-          for (size_t r = a; r < b; ++r) row_amax[r0 + r] = amax_of(std::span(values).subspan(r * cols, cols));
+    double* amaxes = row_amax.data() + r0;
+    const StatsPart run = fold_decoded_blocks<StatsPart>(
+        shard, t, r0 * cols, k * cols,
+        [&](const double* x, size_t b, size_t e) {
+          StatsPart part;
+          part.m = block_moments(x, e - b);
+          part.first_row = part.last_row = b / cols;
+          for (size_t i = b; i < e;) {
+            const size_t r = i / cols, end = std::min(e, (r + 1) * cols);
+            const double a = amax_of({x + (i - b), end - i});
+            if (i == r * cols && end == (r + 1) * cols) amaxes[r] = a;
+            else if (i == b) part.first = a;
+            else part.last_row = r, part.last = a;
+            i = end;
+          }
+          return part;
         },
-        rows_worth_a_thread(cols));
+        [&](StatsPart& total, const StatsPart& part) {
+          total.m.add(part.m);
+          amaxes[part.first_row] = std::max(amaxes[part.first_row], part.first);
+          amaxes[part.last_row] = std::max(amaxes[part.last_row], part.last);
+        },
+        failed);
+    if (!failed) return {};
+    m.add(run.m);
+    if (progress) progress((r0 + k) * cols * (t.bytes / t.params) / 2);  // the first of two passes
   }
   TensorStats s;
   s.amax = m.amax;
@@ -261,10 +309,20 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return Error{"cancelled"};
     const size_t k = std::min(chunk_rows, rows - r0);
+    const auto add_central = [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; };
+    if (fused.empty() && unfused.empty() && !output) {  // (every candidate tallied: only the kurtosis reads the run)
+      const Central part = fold_decoded_blocks<Central>(
+          shard, t, r0 * cols, k * cols,
+          [&](const double* x, size_t b, size_t e) { return block_central(x, e - b, mean); }, add_central, failed);
+      if (!failed) return Error{failed.error()};
+      central.c2 += part.c2, central.c4 += part.c4;
+      if (progress) progress(t.bytes / 2 + (r0 + k) * cols * (t.bytes / t.params) / 2);
+      continue;
+    }
     values.resize(k * cols);
     const Central part = decode_and_fold<Central>(
         shard, t, r0 * cols, values, [&](size_t b, size_t e) { return block_central(values.data() + b, e - b, mean); },
-        [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; }, failed);
+        add_central, failed);
     if (!failed) return Error{failed.error()};
     central.c2 += part.c2, central.c4 += part.c4;
     // A stored Inf or NaN is left out of every figure from here on: as a zero, which adds no

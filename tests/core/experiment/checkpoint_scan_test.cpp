@@ -152,6 +152,44 @@ TEST(CheckpointScan, LeavesOutNonFiniteValuesAndMarksCopiesThatLoseOne) {
   std::filesystem::remove(file);
 }
 
+// The first pass takes each row's amax from the sum blocks it is decoded in: a row may lie
+// wholly in one block, or go on across several (its first, middle and last pieces). Each row's
+// largest value sits in a different piece; the channel spread is the largest row amax over the
+// median one, exactly, and so is the amax, whatever the runs of rows.
+TEST(CheckpointScan, TheChannelSpreadTakesEveryPieceOfARow) {
+  for (const auto& [rows, cols] : {std::pair<size_t, size_t>{5, 2 * 4096 + 100}, {51, 100}, {3, 4096}, {7, 4097}}) {
+    std::vector<float> v(rows * cols);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(i % 13) * 0.01f - 0.06f;
+    std::vector<double> row_amax(rows);
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t col = r % 3 == 0 ? 0 : r % 3 == 1 ? cols / 2 : cols - 1;
+      v[r * cols + col] = -float(r + 2) * 1.5f;
+      row_amax[r] = (r + 2) * 1.5;
+    }
+    std::vector<double> sorted = row_amax;
+    std::sort(sorted.begin(), sorted.end());
+    const std::string file = ::testing::TempDir() + "/row-pieces.safetensors";
+    {
+      std::ofstream out(file, std::ios::binary);
+      out << one_tensor_file(v, rows, cols);
+    }
+    auto c = io::open_checkpoint(file);
+    ASSERT_TRUE(c) << c.error();
+    for (const size_t chunk : {size_t{1}, size_t{3} * cols, size_t{1} << 20}) {
+      ScanOptions o;
+      o.candidates = *parse_candidates("bfloat16");
+      o.chunk_elements = chunk;
+      auto r = scan_checkpoint(*c, o);
+      ASSERT_TRUE(r) << r.error();
+      const TensorScan& t = r->tensors.at(0);
+      EXPECT_EQ(t.stats.amax, sorted.back()) << rows << " x " << cols;
+      EXPECT_EQ(t.stats.channel_spread, sorted.back() / sorted[rows / 2])
+          << rows << " x " << cols << ", runs of " << chunk;
+    }
+    std::filesystem::remove(file);
+  }
+}
+
 // The scan with `o` of one 4 x 64 float32 tensor `w` of these values, written to dir/name.
 ScanResult scan_of_one(const std::string& dir, const std::string& name, const std::vector<float>& v,
                        const ScanOptions& o) {
