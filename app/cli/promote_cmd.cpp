@@ -226,10 +226,18 @@ int print_pair(const Engine& e, const Query& q, bool json,
     std::printf("  note: %s\n", lost.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
+  // The columns as wide as their longest entries, so the effects and the outcomes line up under
+  // each other ("x = x.float(); model.float()" overran a fixed 26, and an effect of 35 a fixed 34).
+  int code_width = 26, effect_width = 34;
+  for (const auto& f : fixes) {
+    code_width = std::max(code_width, static_cast<int>(f.code.size()));
+    effect_width = std::max(effect_width, static_cast<int>(f.effect.size()) + 2);
+  }
   for (const auto& f : fixes) {
     std::string effect;
     effect.append("(").append(f.effect).append(")");
-    std::printf("    %-26s %-34s %s\n", f.code.c_str(), effect.c_str(), outcome_text(e, f.outcome).c_str());
+    std::printf("    %-*s %-*s %s\n", code_width, f.code.c_str(), effect_width, effect.c_str(),
+                outcome_text(e, f.outcome).c_str());
   }
   return kExitOk;
 }

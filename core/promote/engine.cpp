@@ -555,6 +555,9 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
       // bias complex; Module.to(torch.float32) converts them too (discarding the imaginary parts).
       auto complex = [](std::optional<DType> t) { return t && info(*t).kind == DTypeKind::Complex; };
       const bool complex_parameter = module && var == w && (complex(q.b.dtype) || complex(q.bias));
+      // A module converts its own parameters; a tensor's or an array's cast returns a new one,
+      // which must be bound to the name (a bare "x.float();" leaves x as it was).
+      if (!(module && var == w)) code += var + " = ";
       code += engine.cast_method == "to" && !complex_parameter ? var + ".float()" : cast_code(var, engine.spell(f32));
     }
     const bool complex_dropped = (a_castable && info(q.a.dtype).kind == DTypeKind::Complex) ||

@@ -244,6 +244,19 @@ TEST(PromotionFixes, AFixWhoseCastRaisesRaisesThatError) {
   EXPECT_TRUE(numpy[1].outcome.ok());
 }
 
+// Bug: the all-float32 fix read "x.float(); model.float()": x.float() returns a new tensor and
+// leaves x float64, so the layer still raises (scenario 20 teaches the rebinding). A tensor's or
+// an array's cast is bound to its name; a module converts its own parameters.
+TEST(PromotionFixes, ACastTensorIsBoundToItsName) {
+  const auto torch = suggest_fixes(*find_engine("torch"), Query{"linear", {DType::float64}, {DType::float16}});
+  ASSERT_FALSE(torch.empty());
+  EXPECT_EQ(torch.back().code, "x = x.float(); model.float()");
+  const auto numpy = suggest_fixes(*find_engine("numpy"), Query{"matmul", {DType::float16}, {DType::int32}});
+  ASSERT_FALSE(numpy.empty());
+  EXPECT_EQ(numpy.back().code.rfind("x = x.astype(", 0), 0u) << numpy.back().code;
+  EXPECT_NE(numpy.back().code.find("; w = w.astype("), std::string::npos) << numpy.back().code;
+}
+
 // A module's .to() and .float() convert its floating-point parameters only (an int8 weight stays
 // int8), and a fix casts the bias too: an int4 bias has no copy to float32 (torch 2.15.0).
 TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
@@ -251,7 +264,7 @@ TEST(PromotionFixes, AModuleKeepsItsIntegerWeightAndTheBiasIsCastToo) {
   ASSERT_NE(e, nullptr);
   const auto int8_weight = suggest_fixes(*e, Query{"linear", {DType::float16}, {DType::int8}, std::nullopt});
   ASSERT_EQ(int8_weight.size(), 2u);  // (model.to(x.dtype) leaves the int8 weight: no change, no fix)
-  EXPECT_EQ(int8_weight[1].code, "x.float(); model.float()");
+  EXPECT_EQ(int8_weight[1].code, "x = x.float(); model.float()");
   EXPECT_NE(int8_weight[1].effect.find("w stays torch.int8"), std::string::npos) << int8_weight[1].effect;
   EXPECT_EQ(int8_weight[1].outcome.error_type, "RuntimeError");  // float32 x against the int8 weight
   const auto int4_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int4});
@@ -292,14 +305,14 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   // that, so read, changes nothing (model.to(x.dtype) of a float16 or float32 x) is not offered.
   const auto int4 = suggest_fixes(*e, Query{"linear", {DType::int8}, {DType::int4}, std::nullopt});
   ASSERT_EQ(int4.size(), 3u);
-  EXPECT_EQ(int4[2].code, "x.float(); model.float()");
+  EXPECT_EQ(int4[2].code, "x = x.float(); model.float()");
   EXPECT_EQ(int4[2].outcome.message,
             "expected m1 and m2 to have the same dtype, but got: float != c10::dummy_int1_7_t<4>");
   EXPECT_EQ(int4[2].effect,
             "x becomes torch.float32; w stays torch.int4: a module converts its floating-point parameters only");
   const auto uint4 = suggest_fixes(*e, Query{"linear", {DType::float16}, {DType::uint4}, std::nullopt});
   ASSERT_EQ(uint4.size(), 2u);  // model.to(x.dtype) leaves the uint4 weight: it changes nothing
-  EXPECT_EQ(uint4[1].code, "x.float(); model.float()");
+  EXPECT_EQ(uint4[1].code, "x = x.float(); model.float()");
   EXPECT_EQ(uint4[1].outcome.error_type, "RuntimeError");
   EXPECT_EQ(uint4[1].effect,
             "x becomes torch.float32; w stays torch.uint4: a module converts its floating-point parameters only");
@@ -313,7 +326,7 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   ASSERT_EQ(mm.size(), 3u);
   EXPECT_EQ(mm[1].code, "w.to(x.dtype)");
   EXPECT_EQ(mm[1].outcome.result, DType::float16) << mm[1].outcome.message;
-  EXPECT_EQ(mm[2].code, "x.float(); w.float()");
+  EXPECT_EQ(mm[2].code, "x = x.float(); w = w.float()");
   EXPECT_EQ(mm[2].outcome.result, DType::float32) << mm[2].outcome.message;
   // addmm's bias is a tensor of its own: w.to(x.dtype) leaves it (PyTorch then refuses the float16
   // bias: "self and mat2 must have the same dtype"), and the all-float32 fix casts it itself.
@@ -321,7 +334,7 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   ASSERT_EQ(addmm.size(), 3u);
   EXPECT_EQ(addmm[1].code, "w.to(x.dtype)");
   EXPECT_EQ(addmm[1].outcome.message, "self and mat2 must have the same dtype, but got Half and Float");
-  EXPECT_EQ(addmm[2].code, "x.float(); w.float(); bias.float()");
+  EXPECT_EQ(addmm[2].code, "x = x.float(); w = w.float(); bias = bias.float()");
   EXPECT_EQ(addmm[2].outcome.result, DType::float32) << addmm[2].outcome.message;
   // bias.to(x.dtype) is a tensor's cast: an int64 bias becomes float32 (model.float() would not).
   const auto int_bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::int64});
@@ -343,7 +356,7 @@ TEST(PromotionFixes, OnlyAModuleCastLeavesIntegerParametersAndTheEffectSaysSo) {
   // An elementwise op's w is a tensor: w.float() casts a bool one (True - 1.0 works; bools do not).
   const auto bools = suggest_fixes(*e, Query{"sub", {DType::bool_}, {DType::bool_}, std::nullopt});
   ASSERT_EQ(bools.size(), 1u);
-  EXPECT_EQ(bools[0].code, "x.float(); w.float()");
+  EXPECT_EQ(bools[0].code, "x = x.float(); w = w.float()");
   EXPECT_EQ(bools[0].effect, "every array becomes torch.float32");
   EXPECT_EQ(bools[0].outcome.result, DType::float32);
 }
@@ -367,11 +380,11 @@ TEST(PromotionFixes, AComplexWeightIsConvertedByModuleTo) {
   ASSERT_NE(e, nullptr);
   const auto fixes = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::complex64}, std::nullopt});
   ASSERT_EQ(fixes.size(), 3u);
-  EXPECT_EQ(fixes[2].code, "x.float(); model.to(torch.float32)");
+  EXPECT_EQ(fixes[2].code, "x = x.float(); model.to(torch.float32)");
   // A complex bias stays complex under Module.float() too.
   const auto bias = suggest_fixes(*e, Query{"linear", {DType::float32}, {DType::float32}, DType::complex64});
   ASSERT_FALSE(bias.empty());
-  EXPECT_EQ(bias.back().code, "x.float(); model.to(torch.float32)");
+  EXPECT_EQ(bias.back().code, "x = x.float(); model.to(torch.float32)");
 }
 
 // An integer meeting a complex dtype was explained as "the wider operand dtype, which holds
