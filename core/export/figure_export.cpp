@@ -20,6 +20,7 @@
 #include "core/figure/line_thinning.h"
 #include "core/figure/plot_layout.h"
 #include "core/io/checked_write.h"
+#include "core/util/csv_field.h"
 #include "core/util/interrupt.h"
 #include "core/util/markup_escape.h"
 #include "core/util/number_text.h"
@@ -892,24 +893,24 @@ std::string figure_csv(const Figure& f) {
     return out;
   }
   out = "series,kind,x_low,x_high,y\n";
+  // Labels as the legend writes them, quoted where they hold a comma (they read "a; b" where a
+  // comma was turned into a semicolon); a line's points say so.
   for (const Series& s : f.series) {
-    std::string label = s.label;
-    std::replace(label.begin(), label.end(), ',', ';');
+    const std::string label = csv_field(s.label);
+    const char* kind = s.kind == SeriesKind::Line ? ",line," : ",point,";
     for (size_t i = 0; i < s.y.size(); ++i) {
       if (s.kind == SeriesKind::Bars || s.kind == SeriesKind::Steps) {
         if (i + 1 >= s.x.size()) break;
         out += label + ",bar," + shortest_double(s.x[i]) + "," + shortest_double(s.x[i + 1]) + "," +
                shortest_double(s.y[i]) + "\n";
       } else if (i < s.x.size()) {
-        out += label + ",point," + shortest_double(s.x[i]) + ",," + shortest_double(s.y[i]) + "\n";
+        out += label + kind + shortest_double(s.x[i]) + ",," + shortest_double(s.y[i]) + "\n";
       }
     }
   }
-  for (const Annotation& a : f.annotations) {
-    std::string label = a.label;
-    std::replace(label.begin(), label.end(), ',', ';');
-    out += label + (a.kind == AnnotationKind::VerticalLine ? ",vline," : ",hline,") + shortest_double(a.value) + ",,\n";
-  }
+  for (const Annotation& a : f.annotations)
+    out += csv_field(a.label) + (a.kind == AnnotationKind::VerticalLine ? ",vline," : ",hline,") +
+           shortest_double(a.value) + ",,\n";
   return out;
 }
 

@@ -7,16 +7,10 @@
 #include "core/export/slide_deck.h"
 #include "core/figure/experiment_figures.h"
 #include "core/io/checked_write.h"
+#include "core/util/csv_field.h"
 
 namespace pl::exporting {
 namespace {
-
-// A CSV field: quoted, inner quotes doubled (messages hold commas and quotes).
-std::string csv_field(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // Table cells: a '|' would end the cell, a newline the row.
 std::string md_cell(std::string s) {
@@ -119,9 +113,9 @@ Status save_scenario_run(const scenario::ScenarioRun& run, const std::string& di
   if (!saved) return saved;
   std::string csv = "id,label,kind,expected,observed,passed,note\n";
   for (const auto& c : run.checks)
-    csv += csv_field(c.id) + "," + csv_field(c.label) + "," + std::string(scenario::check_kind_name(c.kind)) + "," +
-           csv_field(c.expected) + "," + csv_field(c.observed) + "," + (c.passed ? "true" : "false") + "," +
-           csv_field(c.note) + "\n";
+    csv += csv_quoted(c.id) + "," + csv_quoted(c.label) + "," + std::string(scenario::check_kind_name(c.kind)) + "," +
+           csv_quoted(c.expected) + "," + csv_quoted(c.observed) + "," + (c.passed ? "true" : "false") + "," +
+           csv_quoted(c.note) + "\n";
   if (saved = write_text(dir + "/checks.csv", csv); !saved) return saved;
   const SlideDeck deck = scenario_deck(run);
   if (saved = write_deck_pdf(deck, dir + "/slides.pdf"); !saved) return saved;

@@ -175,5 +175,35 @@ TEST(FigureTexts, TheSpeedUpCsvHasNoSpeedUpOfZero) {
   EXPECT_NE(csv.find(",nan\n"), std::string::npos) << csv;
 }
 
+// Bug: the relative-error axes divided by "max(|reference|, floor)" and never said what the
+// floor is: the output dtype's smallest normal for a product, float64's for a round trip.
+TEST(FigureTexts, TheRelativeErrorAxesSayTheirFloor) {
+  EXPECT_EQ(matmul_figures(run(small(DType::bfloat16, "f32:sequential"))).at(0).x.label,
+            "|e| / max(|reference|, 2^-126)");
+  experiment::RoundtripConfig c;
+  c.rows = 4, c.cols = 16;
+  c.dtype = DType::bfloat16;
+  const auto trip = experiment::run_roundtrip(c);
+  ASSERT_TRUE(trip) << trip.error();
+  EXPECT_EQ(roundtrip_figures(*trip).at(0).x.label, "|e| / max(|x|, 2^-1022)");
+}
+
+// Bug: a legend entry's commas were turned into semicolons in the CSV beside the figure
+// ("x.to(w.dtype): float32; 21.9 bits" for "..., 21.9 bits") and its quotes were written bare
+// ('"2x faster" read against float32' is no CSV field); a line's points were called "point".
+// Labels are written as the legend writes them, quoted as RFC 4180 quotes a field.
+TEST(FigureCsv, LabelsAreTheLegendsQuotedWhereTheyHoldACommaOrAQuote) {
+  Figure f;
+  f.series.push_back({"x.to(w.dtype): float32, 21.9 bits", SeriesKind::Bars, {0, 1}, {3}, palette(0)});
+  f.series.push_back({"\"2x faster\" read against float32", SeriesKind::Line, {1}, {2}, palette(1)});
+  f.series.push_back({"plain", SeriesKind::Points, {1}, {2}, palette(2)});
+  f.annotations.push_back({AnnotationKind::HorizontalLine, 0.5, "u, float32", {}});
+  const std::string csv = figure_csv(f);
+  EXPECT_NE(csv.find("\n\"x.to(w.dtype): float32, 21.9 bits\",bar,0,1,3\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n\"\"\"2x faster\"\" read against float32\",line,1,,2\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nplain,point,1,,2\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n\"u, float32\",hline,0.5,,\n"), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace pl::figure
