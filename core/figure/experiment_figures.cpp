@@ -85,7 +85,8 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   attr.name = "error-attribution";
   attr.title = "Where the error comes from: relative error per element";
   attr.subtitle = setup;
-  attr.x.label = "|e| / max(|reference|, floor)";
+  // The floor by its value (the output dtype's smallest normal unless set): "floor" said nothing.
+  attr.x.label = "|e| / max(|reference|, " + legend_value(r.total.stats.rel_floor) + ")";
   attr.x.log = true;
   attr.y.label = "number of elements";
   attr.y.log = false;
@@ -144,6 +145,13 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
 
 // The arithmetic error scaled by |A||B|, against the model's deterministic bound and its
 // probabilistic estimate.
+// The probabilistic estimate takes the roundings' errors as of mean zero (Higham and Mary);
+// toward zero, up and down round every error one way, and theirs grow like the bound.
+bool directed(Rounding r) { return r == Rounding::TowardZero || r == Rounding::Up || r == Rounding::Down; }
+constexpr const char* kBiasedEstimate =
+    "the estimate takes rounding errors of mean zero, which rounding toward zero, up or down are not "
+    "(their errors grow like the bound)";
+
 Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   const auto& c = r.config;
   Figure bound;
@@ -177,6 +185,8 @@ Figure bound_figure(const MatmulResult& r, const std::string& setup) {
                                           (one_line ? ", also its estimate," : "") + at +
                                           experiment::bound_value_text(r.bounds.deterministic),
                                       palette(1)));
+  if (std::isfinite(r.bounds.probabilistic) && !one_line && directed(c.accumulate.rounding))
+    bound.subtitle += std::string("; ") + kBiasedEstimate;
   if (std::isfinite(r.bounds.probabilistic) && !one_line)
     bound.annotations.push_back(vline(r.bounds.probabilistic,
                                       (gamma ? "estimate " + named.probable : "the model's probabilistic estimate") +
@@ -279,8 +289,12 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   std::map<std::string, size_t> index;
   std::vector<experiment::AccumKind> kinds;  // each model's, in index order
   bool zero = false, overflowed = false;
+  std::vector<std::string> biased;  // the models rounding one way whose estimate is drawn
   for (const auto& r : rows) {
     const std::string model = experiment::describe(r.model);
+    if (directed(r.model.rounding) && std::isfinite(r.bounds.probabilistic) &&
+        !experiment::estimate_is_the_bound(r.bounds) && std::find(biased.begin(), biased.end(), model) == biased.end())
+      biased.push_back(model);
     if (!index.count(model)) {
       const size_t i = index.size();
       index[model] = i;
@@ -407,6 +421,10 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
                         false});
     f.series.back().dotted = true;
   }
+  if (!biased.empty()) {
+    f.subtitle += std::string("; ") + kBiasedEstimate + ": ";
+    for (size_t m = 0; m < biased.size(); ++m) f.subtitle += (m ? ", " : "") + biased[m];
+  }
   if (zero) f.subtitle += "; an error of exactly 0 has no place on the log axis";
   if (overflowed) f.subtitle += "; NaN or Inf sums are left out (the table counts them)";
   return f;
@@ -471,7 +489,7 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
   err.name = "roundtrip-error";
   err.title = "Round trip through " + std::string(name(c.dtype)) + ": relative error per value";
   err.subtitle = setup;
-  err.x.label = "|e| / max(|x|, floor)";
+  err.x.label = "|e| / max(|x|, " + legend_value(r.stats.rel_floor) + ")";
   err.x.log = true;
   err.y.label = "number of values";
   err.y.log = false;
@@ -483,25 +501,24 @@ std::vector<Figure> roundtrip_figures(const experiment::RoundtripResult& r) {
     err.annotations.push_back(vline(u, "unit roundoff u = " + legend_value(u), palette(1)));
   }
   // Where a recipe scales symmetrically the bars are the magnitudes the format rounds, each value
-  // times its scale, so that the format's limits apply to them (drawn against the unscaled data,
-  // scenario 13's fp4 per-tensor run, 64,968 of 65,536 values rounded to zero, would sit right of
-  // the smallest subnormal). An asymmetric
-  // recipe's zero point shifts the values the integer range applies to: its bars are |x|, and no
-  // limit is drawn.
+  // over its scale (the scale map's factor: q = round(x / scale) * scale), so that the format's limits apply to them
+  // (drawn against the unscaled data, scenario 13's fp4 per-tensor run, 64,968 of 65,536 values rounded to zero, would
+  // sit right of the smallest subnormal). An asymmetric recipe's zero point shifts the values the integer range applies
+  // to: its bars are |x|, and no limit is drawn.
   const bool asymmetric = !r.magnitudes_scaled && scaling != "none";
   Figure range;
   range.name = "roundtrip-range";
   range.title = asymmetric ? "The data's magnitudes"
                            : "The data's magnitudes against the range of " + std::string(name(c.dtype));
-  range.subtitle = setup + (r.magnitudes_scaled ? " (each value times its scale, as the format rounds it)"
+  range.subtitle = setup + (r.magnitudes_scaled ? " (each value over its scale, as the format rounds it)"
                             : asymmetric        ? " (before scaling: the recipe maps each row's or group's [min, max] "
                                                   "onto the integer range)"
                                                 : "");
-  range.x.label = r.magnitudes_scaled ? "|x| times its scale" : "|x|";
+  range.x.label = r.magnitudes_scaled ? "|x| / its scale" : "|x|";
   range.x.log = true;
   range.y.label = "number of values";
   range.y.log = false;
-  range.series.push_back(bars(r.magnitudes_scaled ? "|x| scaled" : "|x|", r.magnitudes, palette(2)));
+  range.series.push_back(bars(r.magnitudes_scaled ? "|x| / its scale" : "|x|", r.magnitudes, palette(2)));
   if (f) {
     // (float8_e8m0fnu has none: its smallest value is its smallest normal.)
     if (f->has_subnormals()) range.annotations.push_back(vline(min_subnormal(*f), "smallest subnormal", palette(4)));

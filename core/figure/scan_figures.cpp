@@ -117,6 +117,9 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   // Exact cells stay +inf, which the drawers colour white, outside the colour map: at the top of
   // the scale they could not be told from the best lossy candidate (43 dB would look exact). Ruined
   // ones (no finite SQNR left) go to the bottom.
+  // (Said in the subtitle too: where the cells are too small for their numbers, a ruined cell
+  // would read as the lowest SQNR.)
+  const bool ruined = std::any_of(h.values.begin(), h.values.end(), [](double v) { return std::isinf(v) && v < 0; });
   draw_at_bottom(
       h, [](double v) { return std::isinf(v) && v < 0; }, lo,
       "-inf: the candidate's copy holds Inf or NaN, or errs where the tensors hold only zeros (drawn at the bottom)");
@@ -130,7 +133,8 @@ Figure scan_heatmap_figure(const ScanResult& r) {
                     ? " in " + std::to_string(rows.size()) + " rows: one per layer (or module), its tensors pooled"
                     : "") +
                (exact ? "; white cells: exact, without any error" : "") +
-               (unscored ? "; grey cells: no finite element to score (all Inf or NaN)" : "");
+               (unscored ? "; grey cells: no finite element to score (all Inf or NaN)" : "") +
+               (ruined ? "; -inf cells (a copy that holds Inf or NaN) drawn in the bottom colour" : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {
     auto parsed = experiment::parse_candidate(c);
@@ -198,7 +202,8 @@ Figure frontier_figure(const ScanResult& r, const std::vector<experiment::PlanPo
     f.series.push_back(std::move(chosen));
     if (const auto& w = plan->by_weights_alone; w && std::isfinite(sqnr_db(energy, w->error))) {
       Series alone;
-      alone.label = "the plan by the weights' errors alone: " + bits_text(sqnr_db(energy, w->error)) + " dB";
+      alone.label = "the plan by the weights' errors alone: " + bits_text(w->bits_per_param) + " bits, " +
+                    experiment::sqnr_db_text(sqnr_db(energy, w->error));
       alone.kind = SeriesKind::Points;
       alone.color = palette(2);
       alone.x.push_back(w->bits_per_param);

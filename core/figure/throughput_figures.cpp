@@ -223,6 +223,17 @@ Figure speedup_vs_datasheet(const experiment::ThroughputResult& r) {
   }
   if (any_overlap)
     f.subtitle += "; *: its samples' quartile range overlaps " + base + "'s, so they do not tell the two apart";
+  // A bar measured in emulation is the speed of the emulation (float32 arithmetic, or exact sums
+  // in dgemm), not of the dtype: beside a datasheet's it would read as the part's own speed-up.
+  std::string emulated, unsupported;
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    if (r.rows[i].emulated) emulated += (emulated.empty() ? "" : ", ") + std::string(name(r.rows[i].dtype));
+    if (i < r.datasheet.size() && !r.datasheet[i].supported)
+      unsupported += (unsupported.empty() ? "" : ", ") + std::string(name(r.rows[i].dtype));
+  }
+  if (!emulated.empty()) f.subtitle += "; measured in emulation, not hardware speed: " + emulated;
+  if (!unsupported.empty())
+    f.subtitle += "; no datasheet bar where the " + r.config.datasheet + " lacks the dtype: " + unsupported;
   f.series.push_back(std::move(here));
   if (!r.datasheet.empty()) f.series.push_back(std::move(sheet));
   f.series.push_back(std::move(here_values));

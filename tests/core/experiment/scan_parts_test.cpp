@@ -349,6 +349,22 @@ TEST(ScanFigures, ALayerWithNoFiniteElementIsGreyNotExact) {
   EXPECT_EQ(figure::scan_heatmap_figure(tiny_scan("a.weight", 1e-3)).subtitle.find("grey"), std::string::npos);
 }
 
+// Bug: a cell whose copy held Inf or NaN (SQNR -inf) was drawn in the bottom colour, said only in
+// the CSV: where the cells are too small for their numbers it read as the lowest SQNR. The
+// subtitle says it, and only where there is one.
+TEST(ScanFigures, TheHeatMapSaysWhereACopyIsRuined) {
+  ScanResult ruined = tiny_scan("model.layers.0.q.weight", 1e-3);
+  ruined.tensors[0].scores[1].error_energy = INFINITY;
+  finish_score(ruined.tensors[0].scores[1], ruined.tensors[0].energy, 0);
+  auto r = merge_scans({ruined, tiny_scan("model.layers.1.q.weight", 1e-3)});
+  ASSERT_TRUE(r) << r.error();
+  const figure::Figure f = figure::scan_heatmap_figure(*r);
+  EXPECT_NE(f.subtitle.find("; -inf cells (a copy that holds Inf or NaN) drawn in the bottom colour"),
+            std::string::npos)
+      << f.subtitle;
+  EXPECT_EQ(figure::scan_heatmap_figure(tiny_scan("a.weight", 1e-3)).subtitle.find("-inf"), std::string::npos);
+}
+
 // Bug: the heat map's cells were colour alone, and viridis draws 31 dB and 33 dB alike (a window
 // audit could not read scenario 29's "int8 falls to fp8's level" from it). Each cell carries its
 // SQNR as the table writes it, "exact" for an exact one and nothing for a grey one; they are

@@ -364,6 +364,24 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
   EXPECT_TRUE(f.series[2].dashed);  // its lone value drawn as a ring, unlike the measurements' dots
 }
 
+// Bug: the estimate sqrt(K) u was drawn for a sum rounded toward zero with nothing to say that
+// it takes errors of mean zero: rtz's f32 error grew by K^0.7 against the estimate's K^0.5
+// (gallery 21). The subtitle names the models rounding one way; a sum to nearest gets no note.
+TEST(Figures, AnEstimateForARoundingThatIsOneWaySaysItAssumesMeanZero) {
+  experiment::DotSweepConfig c;
+  c.lengths = {256, 4096};
+  c.trials = 2;
+  c.models = {*experiment::parse_accumulation("f32:sequential:rtz"), *experiment::parse_accumulation("f32:sequential")};
+  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  EXPECT_NE(f.subtitle.find("; the estimate takes rounding errors of mean zero, which rounding toward zero, up or down "
+                            "are not (their errors grow like the bound): f32 sequential rtz"),
+            std::string::npos)
+      << f.subtitle;
+  EXPECT_EQ(f.subtitle.find("rne"), std::string::npos) << f.subtitle;
+  c.models.erase(c.models.begin());
+  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("mean zero"), std::string::npos);
+}
+
 // A chunked sum's bound ends where its chunk's m u reaches one, not where K u does: f16
 // chunked(4096) has none at K = 8192 (4096 x 2^-11 = 2) though f32 carries the chunks. The
 // subtitle said "gamma_K exists while K u < 1" of it.
@@ -978,6 +996,32 @@ TEST(Figures, CategoriesTooLongForTheirBarsGoByTheirShortNames) {
   ASSERT_TRUE(wide) << wide.error();
   for (const char* name : {">float32<", ">bfloat16<", ">float8_e4m3fn<", ">int8<"})
     EXPECT_NE(wide->find(name), std::string::npos) << name;
+}
+
+// Bug: the speed-up chart set the CPU's emulated speeds of float16, bfloat16, float8 and int8
+// ("1.01x", "0.71x") beside the datasheet's with nothing on the figure to say they are the
+// emulation's (float32 arithmetic, exact dgemm sums), and a dtype the part lacks had no
+// datasheet bar and no word why. The subtitle names both.
+TEST(Figures, TheSpeedUpChartNamesItsEmulatedBarsAndTheDatasheetsGaps) {
+  experiment::ThroughputResult r;
+  r.device = "cpu (AMD EPYC)";
+  r.config.datasheet = "A100 SXM4";
+  for (const DType t : {DType::float32, DType::bfloat16, DType::float8_e4m3fn}) {
+    r.rows.push_back({.dtype = t,
+                      .method = "",
+                      .emulated = t != DType::float32,
+                      .seconds = {},
+                      .median_seconds = 1,
+                      .gflops = 1,
+                      .speedup = 1});
+    r.datasheet.push_back(
+        {.dtype = t, .supported = t != DType::float8_e4m3fn, .unit = "", .tflops = 1, .speedup = 2, .why_not = ""});
+  }
+  const Figure f = speedup_vs_datasheet(r);
+  EXPECT_NE(f.subtitle.find("; measured in emulation, not hardware speed: bfloat16, float8_e4m3fn"), std::string::npos)
+      << f.subtitle;
+  EXPECT_NE(f.subtitle.find("; no datasheet bar where the A100 SXM4 lacks the dtype: float8_e4m3fn"), std::string::npos)
+      << f.subtitle;
 }
 
 // Bug: the table beside the speed-up figure said "spreads overlap" where the samples' quartile

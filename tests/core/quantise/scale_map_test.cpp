@@ -136,7 +136,8 @@ std::pair<double, uint64_t> top_and_below(const Histogram& h, double limit) {
 // Bug: the range figure drew the format's limits against the unscaled data: an fp4 per-tensor run
 // that rounded 64,968 of 65,536 values to zero showed most of them right of the smallest
 // subnormal. With a symmetric recipe the bars are the magnitudes the format rounds, each value
-// times its scale.
+// over its scale. Bug: the axis said "times its scale", the reciprocal of the scale map's
+// "scale" (an MX block's map read 2^-7 where its values were multiplied by 2^7).
 TEST(RoundtripRange, ScaledRecipesHistogramWhatTheFormatRounds) {
   RoundtripConfig c;
   c.rows = 64, c.cols = 1024;
@@ -155,7 +156,7 @@ TEST(RoundtripRange, ScaledRecipesHistogramWhatTheFormatRounds) {
   EXPECT_LE(below, r->flushed);
   EXPECT_GT(below, r->flushed / 2);
   const auto figures = figure::roundtrip_figures(*r);
-  EXPECT_EQ(figures[1].x.label, "|x| times its scale");
+  EXPECT_EQ(figures[1].x.label, "|x| / its scale");
   for (ScalingKind k : {ScalingKind::MX, ScalingKind::NVFP4, ScalingKind::PerChannel}) {
     c.scaling = recipe(k);
     r = run_roundtrip(c);

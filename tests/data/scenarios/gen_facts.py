@@ -810,7 +810,7 @@ def _():
 @fact("16-loss-scaling", "smallest-subnormal")
 def _():
     s = float(finfo("float16").smallest_subnormal)
-    return f"2^{int(math.log2(s))}, about {s:.0e}".replace("e-0", "e-")  # 5.96e-8: "= 6e-8" was not true
+    return f"2^{int(math.log2(s))}, about {s:.0e}".replace("e-0", "e-")  # 5.96e-8: about 6e-8, not equal to it
 
 
 @functools.lru_cache(maxsize=None)
