@@ -119,8 +119,12 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
     taken.push_back(colour);
     attr.annotations.push_back(vline(u, "u " + short_name(t) + role, palette(size_t(colour))));
   };
-  // (A framework's cast to the stored dtype rounds to nearest.)
-  for (DType t : stored_in) line(t, experiment::unit_roundoff(t, Rounding::NearestEven), " (stored in first)", 6);
+  // (A framework's cast to the stored dtype rounds to nearest.) Not where the input rounding
+  // added no error at all: the reference then holds the stored values (scenario 01's
+  // model.to(x.dtype), float32 weights widened), and a line at float32's u stretched the axis
+  // eight decades past every bar.
+  if (r.input.stats.max_abs > 0)
+    for (DType t : stored_in) line(t, experiment::unit_roundoff(t, Rounding::NearestEven), " (stored in first)", 6);
   // The inputs' and the weights' (named apart where they differ: a float32 input beside float8
   // weights showed float32's u alone, near the float8 rounding's bars).
   const bool apart = c.input != c.weight;
@@ -342,6 +346,7 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // the clauses apart by semicolons, as the models within one are by commas). Of the K sampled: "at
   // no K" would read as if bfloat16 had no bound at any length, where it has one below K = 256.
   std::vector<std::pair<std::string, std::vector<std::string>>> ends;
+  std::vector<std::string> same_as_bound;  // compensated sums: the dashed line is their estimate too
   bool ends_gamma_k = true;  // every model whose bound ends is one whose bound is gamma_K
   auto note_end = [&ends](std::string where, const std::string& model) {
     for (auto& [w, models] : ends)
@@ -351,6 +356,9 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   for (const auto& [model, i] : index) {
     // An estimate equal to the bound (compensated sums) or zero (exact integer sums) adds no line.
     Series& e = f.series[4 * i + 3];
+    const bool estimate_is_bound = !e.y.empty() && e.y == f.series[4 * i + 2].y &&
+                                   std::any_of(e.y.begin(), e.y.end(), [](double y) { return y > 0; });
+    if (estimate_is_bound) same_as_bound.push_back(model);
     if (e.y == f.series[4 * i + 2].y || std::none_of(e.y.begin(), e.y.end(), [](double y) { return y > 0; })) {
       e.label.clear();
       e.x.clear();
@@ -420,6 +428,13 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
                         key,
                         false});
     f.series.back().dotted = true;
+  }
+  if (!same_as_bound.empty()) {
+    // (Its estimate is not drawn: the same line twice. Without a word the key's "estimate
+    // (dotted)" would read as if the model had none.)
+    f.subtitle += "; the dashed line is also the estimate of ";
+    for (size_t m = 0; m < same_as_bound.size(); ++m) f.subtitle += (m ? ", " : "") + same_as_bound[m];
+    f.subtitle += " (a compensated sum's bound is a fixed number of roundings, not K of them)";
   }
   if (!biased.empty()) {
     f.subtitle += std::string("; ") + kBiasedEstimate + ": ";

@@ -177,6 +177,20 @@ TEST(Figures, AFixMarksTheUnitRoundoffOfTheDtypeItsDataWasStoredIn) {
                                 [](const Annotation& a) { return a.label == "u f16 (stored in first)"; });
   ASSERT_NE(f16, attr.annotations.end());
   EXPECT_EQ(f16->value, std::ldexp(1.0, -11));
+  // Bug: scenario 01's model.to(x.dtype) -- float32 weights, float32 numbers widened to float64 --
+  // drew "u f32 (stored in first)" where the input rounding added no error at all (the reference
+  // holds the stored values), eight decades past every bar. No line where storing was exact.
+  c.input = c.weight = c.output = DType::float64;
+  c.input_via.reset();
+  c.weight_via = DType::float32;
+  c.weight_data.stored_as = DType::float32;
+  c.accumulate = *experiment::parse_accumulation("f64:blas");
+  r = experiment::run_matmul(c);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_EQ(r->input.stats.max_abs, 0);
+  const std::vector<Figure> exact = matmul_figures(*r);
+  for (const Annotation& a : exact.front().annotations)
+    EXPECT_EQ(a.label.find("stored in first"), std::string::npos) << a.label;
 }
 
 // Bug: the attribution figure marked the inputs' unit roundoff alone: float32 inputs beside
@@ -380,6 +394,22 @@ TEST(Figures, AnEstimateForARoundingThatIsOneWaySaysItAssumesMeanZero) {
   EXPECT_EQ(f.subtitle.find("rne"), std::string::npos) << f.subtitle;
   c.models.erase(c.models.begin());
   EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("mean zero"), std::string::npos);
+}
+
+// Bug: a compensated sum's estimate, equal to its bound, was not drawn (the same line twice), and
+// nothing said so: beside the key's "estimate (dotted)" the Kahan model read as if it had none.
+// The matmul figure says ", also its estimate,"; the dot sweep's subtitle names such models.
+TEST(Figures, TheDotSweepSaysWhoseDashedLineIsAlsoTheEstimate) {
+  experiment::DotSweepConfig c;
+  c.lengths = {256, 4096};
+  c.trials = 2;
+  c.models = {*experiment::parse_accumulation("f32:kahan"), *experiment::parse_accumulation("f32:sequential")};
+  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
+  EXPECT_NE(f.subtitle.find("; the dashed line is also the estimate of f32 kahan rne (a compensated sum's"),
+            std::string::npos)
+      << f.subtitle;
+  c.models.erase(c.models.begin());
+  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("also the estimate"), std::string::npos);
 }
 
 // A chunked sum's bound ends where its chunk's m u reaches one, not where K u does: f16

@@ -1134,6 +1134,17 @@ def cpu_flags():
     return []
 
 
+
+# ---- the PyTorch release the stories of 04, 17, 19 and 23 name --------------------------------
+def torch_release():
+    return ".".join(torch.__version__.split(".")[:2])
+
+
+for _scenario in ("04-int-float-bool-promotion", "17-autocast", "19-framework-cast-vs-correct-rounding",
+                  "23-int-to-float-loses-digits"):
+    fact(_scenario, "torch-release")(torch_release)
+
+
 def main():
     args = sys.argv[1:]
     if len(args) > 1 or (args and args[0] not in ("--check", "--add")):
