@@ -119,11 +119,13 @@ std::string View::key() const {
   return k;
 }
 
+bool colormap_fits(const Heatmap& h, Colormap m) { return sequential(m) || h.vmin < 0; }
+
 Figure apply_view(const Figure& f, const View& v) {
   Figure out = f;
   if (f.heatmap) {
     Heatmap& h = *out.heatmap;
-    if (!v.colormap || *v.colormap == h.map) return out;
+    if (!v.colormap || *v.colormap == h.map || !colormap_fits(h, *v.colormap)) return out;
     if (sequential(*v.colormap) && !sequential(h.map) && h.vmin < 0) {
       for (double& x : h.values) x = std::fabs(x);
       h.vmax = std::max(std::fabs(h.vmin), std::fabs(h.vmax));

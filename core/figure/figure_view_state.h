@@ -35,7 +35,13 @@ struct View {
   std::string key() const;  // changes whenever the picture would (a texture cache key)
 };
 
-// The figure as the view shows it. A heat map ignores zoom and scales and takes the colour map.
+// Whether a heat map may be drawn in colour map `m`: the diverging map (white at zero) only where
+// its values go below zero; on an SQNR or a log2-scale map its white would fall mid-range and
+// could not be told from the white of an exact cell.
+bool colormap_fits(const Heatmap& h, Colormap m);
+
+// The figure as the view shows it. A heat map ignores zoom and scales and takes the colour map
+// where it fits (colormap_fits), else keeps its own.
 Figure apply_view(const Figure& f, const View& v);
 
 // Whether the window may zoom or put on a log scale this axis of `f`: not a heat map and not

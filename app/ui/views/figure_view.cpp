@@ -274,7 +274,8 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
     if (ImGui::BeginCombo("colour map", figure::colormap_name(current))) {
       for (auto m : {figure::Colormap::Diverging, figure::Colormap::Viridis, figure::Colormap::Cividis})
-        if (ImGui::Selectable(figure::colormap_name(m), m == current)) v.colormap = m;
+        if (figure::colormap_fits(*f.heatmap, m) && ImGui::Selectable(figure::colormap_name(m), m == current))
+          v.colormap = m;
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
@@ -282,7 +283,8 @@ std::vector<figure::FileType> FigureView::draw_controls(const figure::Figure& f,
       ImGui::SetTooltip("%s", f.heatmap->vmin < 0
                                   ? "all three are colour-blind safe; a sequential map (viridis, cividis) draws "
                                     "the magnitudes, |value|"
-                                  : "all three are colour-blind safe; the map changes the colours only");
+                                  : "both are colour-blind safe; the map changes the colours only (the diverging "
+                                    "map, white at zero, is offered where values go below zero)");
     ImGui::SameLine();
   }
   for (const bool x_axis : {true, false}) {

@@ -39,6 +39,27 @@ Figure histogram_figure() {
   return f;
 }
 
+// Bug: the window offered the diverging map (white at zero) on an SQNR map of 17 to 58 dB: its
+// white fell mid-range, and its midpoint could not be told from the white of an exact cell. It
+// is offered, and applied, only where the values go below zero.
+TEST(FigureView, TheDivergingMapIsOnlyForValuesThatGoBelowZero) {
+  Figure f;
+  f.heatmap = Heatmap{};
+  f.heatmap->rows = 1, f.heatmap->cols = 2, f.heatmap->values = {17, 58};
+  f.heatmap->vmin = 17, f.heatmap->vmax = 58;
+  f.heatmap->map = Colormap::Viridis;
+  EXPECT_FALSE(colormap_fits(*f.heatmap, Colormap::Diverging));
+  EXPECT_TRUE(colormap_fits(*f.heatmap, Colormap::Cividis));
+  View v;
+  v.colormap = Colormap::Diverging;
+  EXPECT_EQ(apply_view(f, v).heatmap->map, Colormap::Viridis);
+  v.colormap = Colormap::Cividis;
+  EXPECT_EQ(apply_view(f, v).heatmap->map, Colormap::Cividis);
+  f.heatmap->vmin = -3;
+  v.colormap = Colormap::Diverging;
+  EXPECT_EQ(apply_view(f, v).heatmap->map, Colormap::Diverging);
+}
+
 // A scan's heat map names rows by module ("embeddings.position_embeddings"): a figure wide enough
 // gives the names their room at full size, a narrow one keeps its plot.
 TEST(FigureLayout, HeatmapRowNamesTakeTheRoomAWideFigureHas) {
