@@ -141,6 +141,18 @@ Figure apply_view(const Figure& f, const View& v) {
   if (v.y_lo && can_zoom(f, false)) out.y.min = v.y_lo, out.y.max = v.y_hi;
   auto hidden_series = [&](const Series& s) { return !s.label.empty() && v.hides(s.label); };
   auto hidden_line = [&](const Annotation& a) { return !a.label.empty() && v.hides(a.label); };
+  // What is hidden is named on the figure: exported from the window, a bound figure with its
+  // estimate hidden would read as if the model had none.
+  std::vector<std::string> left_out;
+  auto leave_out = [&](const std::string& label) {
+    if (std::find(left_out.begin(), left_out.end(), series_name(label)) == left_out.end())
+      left_out.push_back(series_name(label));
+  };
+  for (const Series& s : f.series)
+    if (hidden_series(s)) leave_out(s.label);
+  for (const Annotation& a : f.annotations)
+    if (hidden_line(a)) leave_out(a.label);
+  for (size_t i = 0; i < left_out.size(); ++i) out.subtitle += (i ? ", " : "; hidden here: ") + left_out[i];
   out.series.erase(std::remove_if(out.series.begin(), out.series.end(), hidden_series), out.series.end());
   out.annotations.erase(std::remove_if(out.annotations.begin(), out.annotations.end(), hidden_line),
                         out.annotations.end());

@@ -39,6 +39,23 @@ Figure histogram_figure() {
   return f;
 }
 
+// Bug: a figure exported from the window with a series hidden said nothing of it: a bound
+// figure without its estimate read as if the model had none. The subtitle names what is hidden.
+TEST(FigureView, TheFigureAsShownNamesWhatIsHidden) {
+  Figure f;
+  f.subtitle = "setup";
+  f.series.push_back({"measured", SeriesKind::Line, {1, 2}, {1, 2}, palette(0)});
+  f.series.push_back({"estimate sqrt(K) u (dotted)", SeriesKind::Line, {1, 2}, {3, 4}, palette(1)});
+  f.annotations.push_back({AnnotationKind::HorizontalLine, 0.5, "u f32", {}});
+  View v;
+  EXPECT_EQ(apply_view(f, v).subtitle, "setup");
+  v.toggle("estimate sqrt(K) u (dotted)");
+  v.toggle("u f32");
+  const Figure shown = apply_view(f, v);
+  EXPECT_EQ(shown.subtitle, "setup; hidden here: estimate sqrt(K) u, u f32");
+  EXPECT_EQ(shown.series.size(), 1u);
+}
+
 // Bug: the window offered the diverging map (white at zero) on an SQNR map of 17 to 58 dB: its
 // white fell mid-range, and its midpoint could not be told from the white of an exact cell. It
 // is offered, and applied, only where the values go below zero.
