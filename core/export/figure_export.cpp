@@ -895,7 +895,15 @@ std::string figure_csv(const Figure& f) {
   out = "series,kind,x_low,x_high,y\n";
   // Labels as the legend writes them, quoted where they hold a comma (they read "a; b" where a
   // comma was turned into a semicolon); a line's points say so.
+  // An unnamed series of markers over a named line's own points (a dot at each measured K) repeats
+  // that line's rows: left out, or the CSV holds each value twice, once under no name.
+  auto repeats_a_line = [&](const Series& s) {
+    return s.label.empty() && std::any_of(f.series.begin(), f.series.end(), [&](const Series& t) {
+             return !t.label.empty() && t.x == s.x && t.y == s.y;
+           });
+  };
   for (const Series& s : f.series) {
+    if (repeats_a_line(s)) continue;
     const std::string label = csv_field(s.label);
     const char* kind = s.kind == SeriesKind::Line ? ",line," : ",point,";
     for (size_t i = 0; i < s.y.size(); ++i) {

@@ -203,6 +203,12 @@ TEST(FigureCsv, LabelsAreTheLegendsQuotedWhereTheyHoldACommaOrAQuote) {
   EXPECT_NE(csv.find("\n\"\"\"2x faster\"\" read against float32\",line,1,,2\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\nplain,point,1,,2\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\n\"u, float32\",hline,0.5,,\n"), std::string::npos) << csv;
+  // Bug: the unnamed markers over a line's points were written again as rows of no name.
+  f.series.push_back({"", SeriesKind::Points, {1}, {2}, palette(1)});
+  f.series.push_back({"", SeriesKind::Points, {7}, {8}, palette(1)});  // (its own values: kept)
+  const std::string marked = figure_csv(f);
+  EXPECT_EQ(marked.find("\n,point,1,,2\n"), std::string::npos) << marked;
+  EXPECT_NE(marked.find("\n,point,7,,8\n"), std::string::npos) << marked;
 }
 
 }  // namespace
