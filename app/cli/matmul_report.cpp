@@ -40,15 +40,19 @@ void print_framework_report(const FrameworkRun& f, bool json) {
       "reference:\n",
       f.engine.c_str(), f.call.c_str(), f.as_written.error_type.c_str(), f.as_written.message.c_str(),
       f.as_written.rule.c_str());
-  std::printf("  %-28s %-10s %11s %11s %9s %9s %9s\n", "fix", "computes", "max rel", "normwise", "mean bits", "SQNR dB",
-              "seconds");
+  // The fix column as wide as its longest code (TensorFlow's two casts take 56 characters), so
+  // every row's numbers sit under their headers.
+  int width = 28;
+  for (const auto& x : f.fixes) width = std::max(width, static_cast<int>(x.code.size()));
+  std::printf("  %-*s %-10s %11s %11s %9s %9s %9s\n", width, "fix", "computes", "max rel", "normwise", "mean bits",
+              "SQNR dB", "seconds");
   for (const auto& x : f.fixes) {
     if (!x.result) {
-      std::printf("  %-28s %s\n", x.code.c_str(), x.note.c_str());
+      std::printf("  %-*s %s\n", width, x.code.c_str(), x.note.c_str());
       continue;
     }
     const auto& s = x.result->total.stats;
-    std::printf("  %-28s %-10s %11.3e %11.3e %9.2f %9.1f %9.3f\n", x.code.c_str(),
+    std::printf("  %-*s %-10s %11.3e %11.3e %9.2f %9.1f %9.3f\n", width, x.code.c_str(),
                 short_name(*x.outcome.result).c_str(), s.max_rel, s.normwise_rel, s.mean_bits, s.sqnr_db,
                 x.result->seconds.total());
   }

@@ -535,7 +535,13 @@ std::vector<Fix> suggest_fixes(const Engine& engine, const Query& q) {
   } else if (q.bias && *q.bias != q.a.dtype) {
     Query bias_to_x = q;
     bias_to_x.bias = q.a.dtype;
-    attempt(cast_code("bias", "x.dtype"), "bias becomes " + becomes(*q.bias, q.a.dtype), bias_to_x, std::nullopt);
+    // A module's floating bias is its own parameter, which no expression in the call replaces:
+    // the module converts it (its weight already x's dtype). A plain product's bias is an
+    // argument, cast in the call as x.to(w.dtype) is; so is a module's integer bias, which
+    // Module.to would leave as it is.
+    const bool by_module = module && floating(*q.bias) && floating(q.a.dtype);
+    attempt(by_module ? cast_code(w, "x.dtype") : cast_code("bias", "x.dtype"),
+            "bias becomes " + becomes(*q.bias, q.a.dtype), bias_to_x, std::nullopt);
   }
   const DType f32 = DType::float32;
   if (engine.has_dtype(f32) &&

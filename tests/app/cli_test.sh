@@ -328,6 +328,16 @@ ends = [head.index(h) + len(h) for h in (\"bound\", \"estimate\", \"mean bits\",
 rows = [l for l in lines if re.match(r\" +[0-9]+  \", l)]
 ok = rows and all(r[e - 1] != \" \" and (e == len(r) or r[e] == \" \") for r in rows for e in ends)
 print(\"aligned\" if ok else \"misaligned:\\n\" + \"\\n\".join([head] + rows))"' "$PL"
+# Bug: the fixes' table took 28 characters for a fix's code: TensorFlow's two casts (56) pushed
+# that row's numbers out from under their headers. The column is as wide as its longest code.
+check matmul-fix-columns-aligned 0 'aligned' -- bash -c '"$0" matmul --linear --framework tf --input-dtype float16 --weight-dtype float32 --m 16 --n 16 --k 32 | python3 -c "
+import sys
+lines = sys.stdin.read().splitlines()
+head = next(l for l in lines if l.strip().startswith(\"fix \"))
+at = head.index(\"computes\")
+rows = lines[lines.index(head) + 1:]
+ok = len(rows) >= 3 and all(r[at - 1] == \" \" and r[at] != \" \" for r in rows if r.strip())
+print(\"aligned\" if ok else \"misaligned:\\n\" + \"\\n\".join([head] + rows))"' "$PL"
 check dot-multiterm-bad 2 'more than float64.s 53' -- "$PL" dot --k 64 --accumulate f32:multiterm:16:24
 check probe-int8 2 'integer sums are exact' -- "$PL" accumulation-probe --backend cpu --dtype int8 --accumulate i32
 check probe-bad-dtype 2 "error: .*flaot16" -- "$PL" accumulation-probe --backend cpu --dtype flaot16

@@ -692,7 +692,7 @@ TEST(Framework, NumpyComputesFloat64AndFloat32InFloat64) {
   EXPECT_EQ(c.output, DType::float64);
 }
 
-// bias.to(x.dtype) rounds a float32 bias into bfloat16: stored in float32 first, as PyTorch holds
+// model.to(x.dtype) rounds a float32 bias into bfloat16: stored in float32 first, as PyTorch holds
 // it. 1 + 2^-8 + 2^-30 rounds up into bfloat16 directly, but to 1 + 2^-8 in float32 -- a bfloat16
 // tie, which goes to the even 1.
 TEST(Framework, ABiasFixRoundsTheBiasInItsStoredDtypeFirst) {
@@ -706,7 +706,7 @@ TEST(Framework, ABiasFixRoundsTheBiasInItsStoredDtypeFirst) {
   ASSERT_TRUE(f) << f.error();
   ASSERT_FALSE(f->fixes.empty());
   const FixRun& fix = f->fixes[0];
-  ASSERT_EQ(fix.code, "bias.to(x.dtype)");
+  ASSERT_EQ(fix.code, "model.to(x.dtype)");  // (the module's bias: converted by the module)
   ASSERT_TRUE(fix.result) << fix.note;
   EXPECT_EQ(fix.result->config.bias_via, DType::float32);
   EXPECT_EQ(fix.result->bias_report.recipe, "float32 -> bfloat16, none");
