@@ -226,8 +226,8 @@ int print_pair(const Engine& e, const Query& q, bool json,
     std::printf("  note: %s\n", lost.c_str());
   if (internals && o.result == DType::float32) print_internals(setting, q.op, *internals);
   if (!fixes.empty()) std::printf("  fixes:\n");
-  // The columns as wide as their longest entries, so the effects and the outcomes line up under
-  // each other ("x = x.float(); model.float()" overran a fixed 26, and an effect of 35 a fixed 34).
+  // The columns as wide as their longest entries (at least 26 and 34), so the effects and the
+  // outcomes line up under each other whatever the codes' and the effects' lengths.
   int code_width = 26, effect_width = 34;
   for (const auto& f : fixes) {
     code_width = std::max(code_width, static_cast<int>(f.code.size()));

@@ -893,13 +893,17 @@ std::string figure_csv(const Figure& f) {
     return out;
   }
   out = "series,kind,x_low,x_high,y\n";
-  // Labels as the legend writes them, quoted where they hold a comma (they read "a; b" where a
-  // comma was turned into a semicolon); a line's points say so.
+  // Labels as the legend writes them, quoted where they hold a comma or a quote (RFC 4180); a
+  // line's points say so.
   // An unnamed series of markers over a named line's own points (a dot at each measured K) repeats
   // that line's rows: left out, or the CSV holds each value twice, once under no name.
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {  // (a NaN gap equals a NaN gap)
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](double p, double q) { return p == q || (std::isnan(p) && std::isnan(q)); });
+  };
   auto repeats_a_line = [&](const Series& s) {
     return s.label.empty() && std::any_of(f.series.begin(), f.series.end(), [&](const Series& t) {
-             return !t.label.empty() && t.x == s.x && t.y == s.y;
+             return !t.label.empty() && same(t.x, s.x) && same(t.y, s.y);
            });
   };
   for (const Series& s : f.series) {

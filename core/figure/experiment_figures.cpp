@@ -85,7 +85,8 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   attr.name = "error-attribution";
   attr.title = "Where the error comes from: relative error per element";
   attr.subtitle = setup;
-  // The floor by its value (the output dtype's smallest normal unless set): "floor" said nothing.
+  // The floor by its value (the output dtype's smallest normal unless set): the word alone would
+  // leave the reader to guess it.
   attr.x.label = "|e| / max(|reference|, " + legend_value(r.total.stats.rel_floor) + ")";
   attr.x.log = true;
   attr.y.label = "number of elements";
@@ -121,8 +122,8 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
   };
   // (A framework's cast to the stored dtype rounds to nearest.) Not where the input rounding
   // added no error at all: the reference then holds the stored values (scenario 01's
-  // model.to(x.dtype), float32 weights widened), and a line at float32's u stretched the axis
-  // eight decades past every bar.
+  // model.to(x.dtype), float32 weights widened), and a line at float32's u would mark an error
+  // no bar has, decades past all of them.
   if (r.input.stats.max_abs > 0)
     for (DType t : stored_in) line(t, experiment::unit_roundoff(t, Rounding::NearestEven), " (stored in first)", 6);
   // The inputs' and the weights' (named apart where they differ: a float32 input beside float8
@@ -150,11 +151,11 @@ Figure attribution_figure(const MatmulResult& r, const std::string& setup) {
 // The arithmetic error scaled by |A||B|, against the model's deterministic bound and its
 // probabilistic estimate.
 // The probabilistic estimate takes the roundings' errors as of mean zero (Higham and Mary);
-// toward zero, up and down round every error one way, and theirs grow like the bound.
+// toward zero, up and down round every error one way, and theirs can grow faster than sqrt(K).
 bool directed(Rounding r) { return r == Rounding::TowardZero || r == Rounding::Up || r == Rounding::Down; }
 constexpr const char* kBiasedEstimate =
     "the estimate takes rounding errors of mean zero, which rounding toward zero, up or down are not "
-    "(their errors grow like the bound)";
+    "(their errors can grow faster than sqrt(K), up to the bound)";
 
 Figure bound_figure(const MatmulResult& r, const std::string& setup) {
   const auto& c = r.config;
@@ -293,9 +294,13 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   std::map<std::string, size_t> index;
   std::vector<experiment::AccumKind> kinds;  // each model's, in index order
   bool zero = false, overflowed = false;
-  std::vector<std::string> biased;  // the models rounding one way whose estimate is drawn
+  std::vector<std::string> biased;         // the models rounding one way whose estimate is drawn
+  std::vector<std::string> same_as_bound;  // compensated sums: their bound is their estimate too
   for (const auto& r : rows) {
     const std::string model = experiment::describe(r.model);
+    if (experiment::estimate_is_the_bound(r.bounds) &&
+        std::find(same_as_bound.begin(), same_as_bound.end(), model) == same_as_bound.end())
+      same_as_bound.push_back(model);
     if (directed(r.model.rounding) && std::isfinite(r.bounds.probabilistic) &&
         !experiment::estimate_is_the_bound(r.bounds) && std::find(biased.begin(), biased.end(), model) == biased.end())
       biased.push_back(model);
@@ -346,7 +351,6 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   // the clauses apart by semicolons, as the models within one are by commas). Of the K sampled: "at
   // no K" would read as if bfloat16 had no bound at any length, where it has one below K = 256.
   std::vector<std::pair<std::string, std::vector<std::string>>> ends;
-  std::vector<std::string> same_as_bound;  // compensated sums: the dashed line is their estimate too
   bool ends_gamma_k = true;  // every model whose bound ends is one whose bound is gamma_K
   auto note_end = [&ends](std::string where, const std::string& model) {
     for (auto& [w, models] : ends)
@@ -356,9 +360,6 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   for (const auto& [model, i] : index) {
     // An estimate equal to the bound (compensated sums) or zero (exact integer sums) adds no line.
     Series& e = f.series[4 * i + 3];
-    const bool estimate_is_bound = !e.y.empty() && e.y == f.series[4 * i + 2].y &&
-                                   std::any_of(e.y.begin(), e.y.end(), [](double y) { return y > 0; });
-    if (estimate_is_bound) same_as_bound.push_back(model);
     if (e.y == f.series[4 * i + 2].y || std::none_of(e.y.begin(), e.y.end(), [](double y) { return y > 0; })) {
       e.label.clear();
       e.x.clear();
@@ -432,9 +433,9 @@ Figure dot_sweep_figure(const std::vector<experiment::DotSweepRow>& rows, const 
   if (!same_as_bound.empty()) {
     // (Its estimate is not drawn: the same line twice. Without a word the key's "estimate
     // (dotted)" would read as if the model had none.)
-    f.subtitle += "; the dashed line is also the estimate of ";
+    f.subtitle += "; the bound of ";
     for (size_t m = 0; m < same_as_bound.size(); ++m) f.subtitle += (m ? ", " : "") + same_as_bound[m];
-    f.subtitle += " (a compensated sum's bound is a fixed number of roundings, not K of them)";
+    f.subtitle += " is also its estimate (a compensated sum's bound is a fixed number of roundings, not K of them)";
   }
   if (!biased.empty()) {
     f.subtitle += std::string("; ") + kBiasedEstimate + ": ";

@@ -127,14 +127,17 @@ Figure scan_heatmap_figure(const ScanResult& r) {
   f.heatmap = std::move(h);
   // The rows are layers (and the tensors outside them): each cell is its row's tensors together,
   // which "28 tensors" above 4 rows would not say.
-  f.subtitle = std::to_string(r.tensors.size()) + (r.tensors.size() == 1 ? " tensor of " : " tensors of ") +
-               checkpoint_name(r.checkpoint) + inputs_text(r) +
-               (rows.size() < r.tensors.size()
-                    ? " in " + std::to_string(rows.size()) + " rows: one per layer (or module), its tensors pooled"
-                    : "") +
-               (exact ? "; white cells: exact, without any error" : "") +
-               (unscored ? "; grey cells: no finite element to score (all Inf or NaN)" : "") +
-               (ruined ? "; -inf cells (a copy that holds Inf or NaN) drawn in the bottom colour" : "");
+  f.subtitle =
+      std::to_string(r.tensors.size()) + (r.tensors.size() == 1 ? " tensor of " : " tensors of ") +
+      checkpoint_name(r.checkpoint) + inputs_text(r) +
+      (rows.size() < r.tensors.size()
+           ? " in " + std::to_string(rows.size()) + " rows: one per layer (or module), its tensors pooled"
+           : "") +
+      (exact ? "; white cells: exact, without any error" : "") +
+      (unscored ? "; grey cells: no finite element to score (all Inf or NaN)" : "") +
+      (ruined ? "; -inf cells (no finite SQNR: a copy that holds Inf or NaN, or errs where the tensors hold only "
+                "zeros) drawn in the bottom colour"
+              : "");
   f.x.label = "candidate";
   for (const std::string& c : r.candidates) {
     auto parsed = experiment::parse_candidate(c);

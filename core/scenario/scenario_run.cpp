@@ -173,10 +173,11 @@ CheckResult metric_check(const Check& c, const std::vector<EvidenceRun>& evidenc
   const int digits = observed_digits(*x, b, limit_values);
   r.observed = check_number_text(*x, digits);
   for (const Limit& l : limits) {
-    // The limit as a value, then how it is made: "below 0.25 x 0.001395" would read as a formula
-    // to work out in front of a class; "below 0.0003488 (0.25 x 0.001395)" does not. The metric
-    // it is made from takes a digit more than the limit: the check that shows that metric rounds
-    // it to nearest (2.876e-07), which its leading four digits (2.875...e-07) would contradict.
+    // The limit as a value, then how it is made: "below 0.25 x 0.0013948" would read as a
+    // formula to work out in front of a class; "below 0.0003487... (0.25 x 0.0013948...)" does
+    // not. The metric it is made from takes a digit more than the limit: a check that shows that
+    // metric rounds it to nearest at four digits (2.876e-07), which its leading four digits
+    // (2.875...e-07) would contradict, and five agree with (2.8756...e-07).
     std::string how = (b.factor != 1 ? bound_text(b.factor) + " x " : "") + limit_text(l.other, digits + 1);
     if (b.plus != 0) how.append(b.plus > 0 ? " + " : " - ").append(bound_text(std::fabs(b.plus)));
     std::string bound = std::string(l.above ? "above " : "below ") + limit_text(l.value, digits);

@@ -11,6 +11,7 @@
 #include "core/dtype/device/cast_policy.h"
 #include "core/io/safetensors.h"
 #include "core/io/tensor.h"
+#include "core/util/csv_field.h"
 #include "core/util/printable.h"
 
 namespace pl::experiment {
@@ -291,14 +292,6 @@ std::string csv_number(double v) {
   return s;
 }
 
-// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
-std::string csv_text(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q.append(c == '"' ? 2 : 1, c);
-  return q + "\"";
-}
-
 // "by the weights alone", "by the outputs of the inputs in FILE [in FORMAT]".
 std::string scored_text(const ScanResult& r) {
   if (!by_output(r)) return "by the weights alone";
@@ -555,9 +548,9 @@ std::string scan_csv(const ScanResult& r) {
   s.append(by_output(r) ? ",input_rows,output_sqnr_db,output_normwise,output_error_energy\n" : "\n");
   for (const TensorScan& t : r.tensors)
     for (const CandidateScore& c : t.scores) {
-      s.append(csv_text(t.name)).append(",");
+      s.append(csv_field(t.name)).append(",");
       s.append(t.place.layer ? std::to_string(*t.place.layer) : "").append(",");
-      s.append(csv_text(t.place.role)).append(",").append(shape_field(t.shape)).append(",");
+      s.append(csv_field(t.place.role)).append(",").append(shape_field(t.shape)).append(",");
       s.append(std::to_string(t.params)).append(",").append(t.stored).append(",");
       // (A tensor with no finite element has no statistics and no figures: empty fields.)
       const bool scored = has_finite_elements(t);
@@ -581,7 +574,7 @@ std::string plan_csv(const ScanResult& r, const PlanReport& p) {
                                : "tensor,params,candidate,bits_per_param,sqnr_db,error_energy\n";
   for (size_t i = 0; i < r.tensors.size(); ++i) {
     const CandidateScore& c = r.tensors[i].scores[p.plan.choice[i]];
-    s.append(csv_text(r.tensors[i].name)).append(",").append(std::to_string(r.tensors[i].params)).append(",");
+    s.append(csv_field(r.tensors[i].name)).append(",").append(std::to_string(r.tensors[i].params)).append(",");
     s.append(c.candidate).append(",").append(csv_number(c.bits_per_param)).append(",");
     if (has_finite_elements(r.tensors[i]))
       s.append(csv_number(scored_sqnr_db(r, c))).append(",").append(csv_number(scored_error(r, c)));

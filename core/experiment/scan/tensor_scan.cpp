@@ -74,28 +74,6 @@ PL_CLONES Moments block_moments(const double* x, size_t n) {
   return m;
 }
 
-// Elements [first, first + values.size()) of the tensor decoded into `values` a sum block at a
-// time on every core, each block handed to fn(begin, end) -> Part while it is in the core's
-// cache, and the parts folded in block order. A failed read is put in `failed`: the first
-// block's that failed, whichever thread saw its failure first.
-template <typename Part, typename Fn, typename Add>
-Part decode_and_fold(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t first,
-                     std::vector<double>& values, Fn&& fn, Add&& add, Status& failed) {
-  std::mutex lock;
-  size_t failed_at = SIZE_MAX;
-  return fold_blocks<Part>(
-      values.size(),
-      [&](size_t b, size_t e) {
-        if (auto st = io::read_elements(shard, t, first + b, std::span(values).subspan(b, e - b)); !st) {
-          const std::lock_guard hold(lock);
-          if (b < failed_at) failed_at = b, failed = st;
-          return Part{};
-        }
-        return fn(b, e);
-      },
-      add);
-}
-
 struct Central {  // sums of (x - mean)^2 and (x - mean)^4 over finite elements: the kurtosis
   double c2 = 0, c4 = 0;
 };
@@ -120,26 +98,29 @@ ErrorPart errors_of(std::span<const double> q, std::span<const double> x) {
       [](ErrorPart& t, const ErrorPart& p) { t.add(p); });
 }
 
-// Elements [first, first + n) of the tensor decoded a sum block at a time on every core into a
-// buffer of the thread's own, which stays in the core's cache (a run-sized buffer went out to
-// memory and was read back), each block handed to fn(block, begin, end) -> Part, and the parts
-// folded in block order. A failed read is put in `failed`, as decode_and_fold does.
+// Elements [first, first + n) of the tensor decoded a sum block at a time on every core, each
+// block handed to fn(x, begin, end) -> Part while it is in the core's cache (x: the block's
+// values), and the parts folded in block order. Into `keep` where the caller needs the values
+// afterwards (keep[i] for element first + i), else into a buffer of the thread's own, which
+// stays in the cache and sends nothing out to memory. A failed read is put in `failed`: the
+// first block's that failed, whichever thread saw its failure first.
 template <typename Part, typename Fn, typename Add>
-Part fold_decoded_blocks(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t first, size_t n, Fn&& fn,
-                         Add&& add, Status& failed) {
+Part fold_decoded_blocks(const io::MappedFile& shard, const io::CheckpointTensor& t, size_t first, size_t n,
+                         std::span<double> keep, Fn&& fn, Add&& add, Status& failed) {
   std::mutex lock;
   size_t failed_at = SIZE_MAX;
   return fold_blocks<Part>(
       n,
       [&](size_t b, size_t e) {
-        thread_local std::vector<double> block;
-        block.resize(kSumBlock);
-        if (auto st = io::read_elements(shard, t, first + b, std::span(block).first(e - b)); !st) {
+        thread_local std::vector<double> own;
+        if (keep.empty()) own.resize(kSumBlock);
+        const std::span<double> into = keep.empty() ? std::span(own).first(e - b) : keep.subspan(b, e - b);
+        if (auto st = io::read_elements(shard, t, first + b, into); !st) {
           const std::lock_guard hold(lock);
           if (b < failed_at) failed_at = b, failed = st;
           return Part{};
         }
-        return fn(block.data(), b, e);
+        return fn(static_cast<const double*>(into.data()), b, e);
       },
       add);
 }
@@ -150,8 +131,8 @@ Part fold_decoded_blocks(const io::MappedFile& shard, const io::CheckpointTensor
 // largest of each row's pieces (a maximum: the same value in any order).
 struct StatsPart {
   Moments m;
-  size_t first_row = 0, last_row = 0;
-  double first = 0, last = 0;
+  size_t first_row = 0, last_row = 0;    // (of the run)
+  double first_amax = 0, last_amax = 0;  // of the pieces of those rows in the block
 };
 
 // The first pass: amax, rms and the mean (the kurtosis's central sums wait for the second pass,
@@ -165,8 +146,8 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
     if (cancel && cancel->load()) return {};
     const size_t k = std::min(chunk_rows, rows - r0);
     double* amaxes = row_amax.data() + r0;
-    const StatsPart run = fold_decoded_blocks<StatsPart>(
-        shard, t, r0 * cols, k * cols,
+    const StatsPart total = fold_decoded_blocks<StatsPart>(
+        shard, t, r0 * cols, k * cols, {},
         [&](const double* x, size_t b, size_t e) {
           StatsPart part;
           part.m = block_moments(x, e - b);
@@ -175,20 +156,20 @@ TensorStats stats_pass(const io::MappedFile& shard, const io::CheckpointTensor& 
             const size_t r = i / cols, end = std::min(e, (r + 1) * cols);
             const double a = amax_of({x + (i - b), end - i});
             if (i == r * cols && end == (r + 1) * cols) amaxes[r] = a;
-            else if (i == b) part.first = a;
-            else part.last_row = r, part.last = a;
+            else if (i == b) part.first_amax = a;
+            else part.last_row = r, part.last_amax = a;
             i = end;
           }
           return part;
         },
         [&](StatsPart& total, const StatsPart& part) {
           total.m.add(part.m);
-          amaxes[part.first_row] = std::max(amaxes[part.first_row], part.first);
-          amaxes[part.last_row] = std::max(amaxes[part.last_row], part.last);
+          amaxes[part.first_row] = std::max(amaxes[part.first_row], part.first_amax);
+          amaxes[part.last_row] = std::max(amaxes[part.last_row], part.last_amax);
         },
         failed);
     if (!failed) return {};
-    m.add(run.m);
+    m.add(total.m);
     if (progress) progress((r0 + k) * cols * (t.bytes / t.params) / 2);  // the first of two passes
   }
   TensorStats s;
@@ -312,7 +293,7 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     const auto add_central = [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; };
     if (fused.empty() && unfused.empty() && !output) {  // (every candidate tallied: only the kurtosis reads the run)
       const Central part = fold_decoded_blocks<Central>(
-          shard, t, r0 * cols, k * cols,
+          shard, t, r0 * cols, k * cols, {},
           [&](const double* x, size_t b, size_t e) { return block_central(x, e - b, mean); }, add_central, failed);
       if (!failed) return Error{failed.error()};
       central.c2 += part.c2, central.c4 += part.c4;
@@ -320,9 +301,9 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
       continue;
     }
     values.resize(k * cols);
-    const Central part = decode_and_fold<Central>(
-        shard, t, r0 * cols, values, [&](size_t b, size_t e) { return block_central(values.data() + b, e - b, mean); },
-        add_central, failed);
+    const Central part = fold_decoded_blocks<Central>(
+        shard, t, r0 * cols, values.size(), values,
+        [&](const double* x, size_t b, size_t e) { return block_central(x, e - b, mean); }, add_central, failed);
     if (!failed) return Error{failed.error()};
     central.c2 += part.c2, central.c4 += part.c4;
     // A stored Inf or NaN is left out of every figure from here on: as a zero, which adds no

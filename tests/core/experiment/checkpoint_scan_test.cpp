@@ -190,6 +190,29 @@ TEST(CheckpointScan, TheChannelSpreadTakesEveryPieceOfARow) {
   }
 }
 
+// Where every candidate is scored from the bfloat16 tally, the second pass reads a run only for
+// the kurtosis, and decodes it into the cores' own buffers instead of one array: the statistics
+// are those of a scan whose candidates need the run, bit for bit.
+TEST(CheckpointScan, TheStatisticsDoNotDependOnWhetherTheRunIsKept) {
+  ScanOptions tallied, kept;
+  tallied.candidates = *parse_candidates("bfloat16");
+  kept.candidates = *parse_candidates("bfloat16,int8:per-channel");
+  const ScanResult a = scan(tallied), b = scan(kept);
+  ASSERT_EQ(a.tensors.size(), b.tensors.size());
+  size_t bfloat16_tensors = 0;
+  for (size_t i = 0; i < a.tensors.size(); ++i) {
+    const TensorScan &x = a.tensors[i], &y = b.tensors[i];
+    bfloat16_tensors += x.stored == "BF16";
+    EXPECT_EQ(x.stats.kurtosis, y.stats.kurtosis) << x.name;
+    EXPECT_EQ(x.stats.rms, y.stats.rms) << x.name;
+    EXPECT_EQ(x.stats.amax, y.stats.amax) << x.name;
+    EXPECT_EQ(x.stats.channel_spread, y.stats.channel_spread) << x.name;
+    EXPECT_EQ(x.energy, y.energy) << x.name;
+    EXPECT_EQ(x.scores[0].error_energy, y.scores[0].error_energy) << x.name;
+  }
+  EXPECT_GT(bfloat16_tensors, 3u);  // (the tally takes those)
+}
+
 // The scan with `o` of one 4 x 64 float32 tensor `w` of these values, written to dir/name.
 ScanResult scan_of_one(const std::string& dir, const std::string& name, const std::vector<float>& v,
                        const ScanOptions& o) {

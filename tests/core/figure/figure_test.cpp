@@ -388,7 +388,7 @@ TEST(Figures, AnEstimateForARoundingThatIsOneWaySaysItAssumesMeanZero) {
   c.models = {*experiment::parse_accumulation("f32:sequential:rtz"), *experiment::parse_accumulation("f32:sequential")};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
   EXPECT_NE(f.subtitle.find("; the estimate takes rounding errors of mean zero, which rounding toward zero, up or down "
-                            "are not (their errors grow like the bound): f32 sequential rtz"),
+                            "are not (their errors can grow faster than sqrt(K), up to the bound): f32 sequential rtz"),
             std::string::npos)
       << f.subtitle;
   EXPECT_EQ(f.subtitle.find("rne"), std::string::npos) << f.subtitle;
@@ -405,11 +405,11 @@ TEST(Figures, TheDotSweepSaysWhoseDashedLineIsAlsoTheEstimate) {
   c.trials = 2;
   c.models = {*experiment::parse_accumulation("f32:kahan"), *experiment::parse_accumulation("f32:sequential")};
   const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
-  EXPECT_NE(f.subtitle.find("; the dashed line is also the estimate of f32 kahan rne (a compensated sum's"),
+  EXPECT_NE(f.subtitle.find("; the bound of f32 kahan rne is also its estimate (a compensated sum's"),
             std::string::npos)
       << f.subtitle;
   c.models.erase(c.models.begin());
-  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("also the estimate"), std::string::npos);
+  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("also its estimate"), std::string::npos);
 }
 
 // A chunked sum's bound ends where its chunk's m u reaches one, not where K u does: f16
