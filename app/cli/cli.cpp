@@ -271,6 +271,9 @@ int run(int argc, char** argv, const WindowRunner& window) {
   // A closed pipe under standard output is a write error said (EPIPE, exit 1), not a silent
   // death by SIGPIPE in the middle of a command, which leaves a result folder's temporary behind.
   std::signal(SIGPIPE, SIG_IGN);
+  // So is a file past the size limit (ulimit -f): EFBIG from write(2), which the checked writes
+  // report and clean up after, not death by SIGXFSZ with half a file and a temporary left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::CallForHelp& e) {
@@ -348,7 +351,8 @@ int run(int argc, char** argv, const WindowRunner& window) {
   const int status = window(window_options);
   if (const int interrupted = interrupted_exit("the window closed; nothing half-written was left behind"))
     return interrupted;
-  return status;
+  // (A screenshot or --check-layout prints its lines there: a failed write of them is said, exit 1.)
+  return finish_stdout(status);
 }
 
 int output_problem(const std::string& dir, bool force, const std::vector<std::string>& inputs) {

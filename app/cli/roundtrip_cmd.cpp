@@ -100,6 +100,10 @@ Runner add_roundtrip(CLI::App& app) {
       if (const int st = output_problem(a->save, a->force, {io::tensor_file(a->input)})) return st;
     auto r = experiment::run_roundtrip({c, a->input}, {}, interrupt_flag());
     if (interrupt_signal()) return 128 + interrupt_signal();
+    if (!r && r.environment_failure()) {  // (a device lost: the machine's failure, not the input's)
+      std::fprintf(stderr, "error: %s\n", r.error().c_str());
+      return kExitFailed;
+    }
     if (!r) return bad(r.error());
     const nlohmann::json j = experiment::to_json(*r);
     if (!a->save.empty())

@@ -115,9 +115,12 @@ Runner add_run(CLI::App& app) {
       return kExitBadInput;
     }
     auto run = run_spec_with_progress(*spec, a->json);
+    // Ctrl-C first (130, not a stray "error: cancelled"); a failure of the machine (a device lost)
+    // is 1, a setup the run could not take 2.
+    if (interrupt_signal()) return 128 + interrupt_signal();
     if (!run) {
       std::fprintf(stderr, "error: %s\n", run.error().c_str());
-      return kExitBadInput;
+      return run.environment_failure() ? kExitFailed : kExitBadInput;
     }
     if (const int status =
             write_output(a->out, a->force, [&](const std::string& dir) { return exporting::save_spec_run(*run, dir); });

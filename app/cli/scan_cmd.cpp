@@ -74,7 +74,8 @@ Expected<ScanResult> merged(const std::vector<std::string>& parts) {
   std::vector<ScanResult> read;
   std::vector<std::string> files;
   for (const std::string& p : parts) {
-    const std::string file = std::filesystem::is_directory(p) ? p + "/result.json" : p;
+    std::error_code ec;  // (a path that cannot be looked at is read, and refused, as a file: exit 2)
+    const std::string file = std::filesystem::is_directory(p, ec) ? p + "/result.json" : p;
     auto j = io::read_json_file(file);
     if (!j) return Error{j.error()};
     auto r = scan_from_json(*j, file);
@@ -102,7 +103,9 @@ int finish(const ScanArgs& a, const ScanResult& r) {
   print_scan_report(r, frontier, plan);
   if (!a.out.empty()) {
     std::vector<std::string> files;
-    for (const auto& e : std::filesystem::directory_iterator(a.out)) files.push_back(e.path().filename().string());
+    std::error_code ec;  // (the results are written: a folder that cannot be listed only shortens the line)
+    for (std::filesystem::directory_iterator it(a.out, ec), end; !ec && it != end; it.increment(ec))
+      files.push_back(it->path().filename().string());
     std::sort(files.begin(), files.end());
     std::string list;
     for (const std::string& f : files) list.append(list.empty() ? "" : ", ").append(f);

@@ -10,6 +10,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/figure_options.h"
 #include "app/cli/matmul_report.h"
+#include "core/experiment/spec/experiment_file.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_export.h"
 #include "core/scenario/scenario_run.h"
@@ -83,7 +84,12 @@ int run(const ScenarioArgs& a, bool export_only) {
     return fail("no scenario '" + a.name + "' (" + (names.empty() ? "none found" : names) + ")", kExitBadInput);
   }
   if (a.force && a.out.empty()) return fail("--force replaces the folder --out names: give --out too", kExitBadInput);
-  if (const int st = !a.out.empty() ? output_problem(a.out, a.force) : 0) return st;
+  // The scenario's own file and the files its evidence reads are inputs: --force never replaces
+  // a folder that holds one (a user's scenarios folder given as --out lost the scenario).
+  std::vector<std::string> inputs{s->source};
+  for (const auto& e : s->evidence)
+    for (std::string& path : experiment::experiment_file_paths(e.setup)) inputs.push_back(std::move(path));
+  if (const int st = !a.out.empty() ? output_problem(a.out, a.force, inputs) : 0) return st;
   Expected<scenario::ScenarioRun> r = Error{""};
   {
     const ProgressBar bar(a.json);

@@ -111,10 +111,13 @@ Status finish_window_options(const CLI::App& app, ui::GuiOptions& o, const Windo
   // A path or value the window would only report in its log is refused here, where it was typed.
   for (const auto& [flag, path] : {std::pair{"--setup", &o.setup}, std::pair{"--checkpoint", &o.checkpoint},
                                    std::pair{"--activations", &o.activations}})
-    if (!path->empty() && !std::filesystem::exists(*path))
-      return Error{std::string(flag) + " " + printable(*path, 200) + ": no such file or folder"};
+    if (std::error_code ec; !path->empty() && !std::filesystem::exists(*path, ec))
+      return Error{std::string(flag) + " " + printable(*path, 200) + ": " +
+                   (ec ? ec.message() : std::string("no such file or folder"))};
   for (const std::string& path : o.open)  // (a folder is a checkpoint's, as when dropped)
-    if (!std::filesystem::exists(path)) return Error{"--open " + printable(path, 200) + ": no such file or folder"};
+    if (std::error_code ec; !std::filesystem::exists(path, ec))
+      return Error{"--open " + printable(path, 200) + ": " +
+                   (ec ? ec.message() : std::string("no such file or folder"))};
   if (app.count("--value") > 0)
     if (auto v = parse_number_expression(o.value); !v) return Error{"--value: " + v.error()};
   return {};

@@ -210,6 +210,12 @@ Status ResultFolder::commit() {
       note_again();
       return Error{dest_ + " is not empty (it was written meanwhile): nothing was replaced"};
     }
+    // Asked again here: what --force may replace is an earlier run's results, and files put into
+    // the folder while these were being made are not (they would go with it).
+    if (const std::string foreign = foreign_entry(d); !foreign.empty()) {
+      note_again();
+      return Error{dest_ + " now holds " + foreign + " (put there while the results were made): nothing was replaced"};
+    }
     old = sibling(d, "old");
     if (::mkdtemp(old.data()) == nullptr || ::rmdir(old.c_str()) != 0 || ::rename(dest_.c_str(), old.c_str()) != 0) {
       const std::string why = std::strerror(errno);

@@ -13,7 +13,12 @@ namespace pl::io {
 
 Status not_a_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Error{path + " is a directory, not a file"};
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st)) return Error{path + " is a directory, not a file"};
+  // A pipe, a socket or a device blocks the open or the read, or never ends: only a file of
+  // bytes on disk is read (a FIFO given as input hung until killed).
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    return Error{path + " is not a regular file"};
   return {};
 }
 
@@ -33,6 +38,9 @@ Expected<std::vector<uint8_t>> read_file(const std::string& path, size_t limit) 
 }
 
 Expected<nlohmann::json> parse_json_strictly(std::string_view text, const std::string& what) {
+  // The parser ends its input at a NUL byte: whatever follows one would go unread, unrefused.
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    return Error{what + " holds a NUL byte at offset " + std::to_string(nul) + ": it is not JSON text"};
   // One set of keys per open object: a key given twice is an error, not "the last one wins".
   // (Hashed, so the check stays linear: a tokenizer.json dropped on the window has 128,256 keys.)
   std::vector<std::unordered_set<std::string>> open;

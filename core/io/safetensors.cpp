@@ -46,6 +46,9 @@ constexpr int kMaxHeaderDepth = 16;
 // (serde's "duplicate field"), nesting past kMaxHeaderDepth.
 Expected<nlohmann::json> header_json(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") return Error{"the safetensors header starts with a byte-order mark"};
+  // (The parser ends its input at a NUL byte, and would leave whatever follows one unread.)
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    return Error{"the safetensors header holds a NUL byte at offset " + std::to_string(nul)};
   std::vector<std::string> names, fields;  // the tensors', and the fields of the entry being read
   std::string problem;
   const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {

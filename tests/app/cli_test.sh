@@ -936,6 +936,27 @@ check scenario-list-json 0 '"checks": 7' -- "$PL" scenario list --json
 check scenario-run-number 0 'pass  65520 in float16.*' -- "$PL" scenario run 6
 check scenario-run-short-name 0 '13 of 13 checks pass' -- "$PL" scenario run which-e4m3
 check scenario-unknown 2 "no scenario 'float17' \(01-numpy" -- "$PL" scenario run float17
+# Bug: a FIFO given as input blocked the open until killed; a --setup that is a link to itself
+# ended the window's option check in std::terminate (exit 134). Both are refused, exit 2.
+mkfifo "$TMP/in.fifo"
+check fifo-input-refused 2 'is not a regular file' -- timeout 20 "$PL" tensors "$TMP/in.fifo"
+ln -s "$TMP/self-link" "$TMP/self-link"
+check window-setup-link-loop 2 'setup .*: Too many levels of symbolic links' -- "$PL" --setup "$TMP/self-link" --no-settings
+# Bug: the window's --screenshot never checked its standard output (exit 0 into /dev/full); a
+# --merge part that cannot be looked at ended in "unexpected error" (exit 1).
+check screenshot-stdout-full 1 'writing to standard output failed' -- bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY "$0" --screenshot "$1/full.png" --no-settings > /dev/full' "$PL" "$TMP"
+check scan-merge-link-loop 2 'Too many levels of symbolic links' -- "$PL" scan --merge "$TMP/self-link"
+# Bug: past the file-size limit (ulimit -f) the process died by SIGXFSZ (exit 153, no word),
+# leaving a half-written result folder's temporary. The write fails, is said, and leaves nothing.
+check file-size-limit 1 'File too large' -- bash -c 'ulimit -f 20; "$0" matmul --m 8 --n 8 --k 8 --save "$1/fsz"' "$PL" "$TMP"
+check file-size-limit-leaves-nothing 0 '^none$' -- bash -c 'ls -A "$0" | grep -q fsz && ls -A "$0" | grep fsz || echo none' "$TMP"
+# Bug: --out naming the folder that holds the scenario's own file, with --force, replaced the
+# folder and the scenario with it (a user's scenarios folder held only .json files). Refused.
+mkdir -p "$TMP/xdg/precision-lab/scenarios"
+sed 's/"name": "06-float16-50-over-49"/"name": "99-mine"/' "$PL_DATA/../../assets/scenarios/06-float16-50-over-49.json" \
+  >"$TMP/xdg/precision-lab/scenarios/99-mine.json"
+check scenario-export-keeps-its-input 2 'an input of this run' -- env XDG_CONFIG_HOME="$TMP/xdg" "$PL" scenario export 99-mine --out "$TMP/xdg/precision-lab/scenarios" --force
+check scenario-file-still-there 0 '99-mine.json' -- ls "$TMP/xdg/precision-lab/scenarios"
 check scenario-export 0 'wrote .*story.md' -- "$PL" scenario export 13 --out "$TMP/sc13"
 check scenario-export-files 0 'roundtrip-error.png' -- ls "$TMP/sc13/evidence-3-float4-e2m1fn-mx-mxfp4"
 check scenario-export-story 0 '\| fp4 per-tensor: values rounded to zero \(of 65536\) \| at least 60000 \| 649[0-9][0-9] \|' -- cat "$TMP/sc13/story.md"

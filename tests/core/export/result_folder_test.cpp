@@ -98,6 +98,25 @@ TEST(ResultFolder, RefusesToMixRunsUnlessForcedThenReplacesWhole) {
   EXPECT_EQ(entries(t.p), 1u);
 }
 
+// Bug: --force checked the folder for files no run writes before the work, not when the results
+// replace it: a notes.txt and a mydata/thesis.tex put there while a slow export was drawing went
+// with the folder. The commit asks again and replaces nothing.
+TEST(ResultFolder, ForceKeepsWhatWasPutInTheFolderWhileTheResultsWereMade) {
+  TempDir t;
+  const fs::path dest = t.p / "out";
+  fs::create_directories(dest);
+  std::ofstream(dest / "result.json") << "earlier";
+  auto made = write_result_folder(dest.string(), true, [&](const std::string& dir) {
+    std::ofstream(dest / "notes.txt") << "mine";  // (while the results are being made)
+    return io::write_file(dir + "/result.json", "new");
+  });
+  ASSERT_FALSE(made);
+  EXPECT_NE(made.error().find("now holds notes.txt, which no run writes"), std::string::npos) << made.error();
+  EXPECT_EQ(read(dest / "notes.txt"), "mine");
+  EXPECT_EQ(read(dest / "result.json"), "earlier");
+  EXPECT_EQ(entries(t.p), 1u);  // nothing staged left beside it
+}
+
 // Bug: --force replaced a folder that held what the run read (`scan ck --out ck --force` removed
 // the checkpoint it had just scanned, `matmul --a md/a.npy --save md --force` its operands). A
 // folder that is or holds an input is refused, with or without a trailing slash or "..".

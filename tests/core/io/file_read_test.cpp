@@ -91,6 +91,10 @@ TEST(FileRead, DeepDocumentsAndRepeatedKeysAreRefused) {
   EXPECT_TRUE(parse_json_strictly(R"({"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}]})", "x"));
   EXPECT_TRUE(parse_json_strictly(std::string(64, '[') + std::string(64, ']'), "x"));
   EXPECT_FALSE(parse_json_strictly(std::string(65, '[') + std::string(65, ']'), "x"));
+  // Bug: the parser ends its input at a NUL byte: {...}\0{"garbage": read as the object alone.
+  const std::string nul = (s.dir / "nul.json").string();
+  std::ofstream(nul) << R"({"experiment": "dot"})" << '\0' << R"({"garbage":)";
+  expect_error(read_json_file(nul), nul + " holds a NUL byte at offset 21: it is not JSON text");
 }
 
 // A key repeated far from its first place in a large object (a tokenizer.json's vocabulary

@@ -300,6 +300,8 @@ TEST(Safetensors, LayoutNamesAndMetadataAreAsStrictAsTheReference) {
       // Bug: an array's object had its keys at depth 2 before any tensor's name: a crash.
       {R"([{"dtype":"F32","dtype":"F16"}])", 8, "not a JSON object"},
       {R"({"a\u0000b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8, "NUL"},
+      // Bug: the parser ended the header at a raw NUL byte, and what followed went unread.
+      {"{" + a + std::string(1, '\0') + "GARBAGE{\"x\": not json", 8, "holds a NUL byte at offset"},
       {R"({"a":)" + std::string(40, '[') + std::string(40, ']') + "}", 8, "nested deeper than 16"},
   };
   for (const auto& [header, data, expect] : cases) {
