@@ -23,13 +23,14 @@
 #include "app/cli/product_bench.h"
 #include "core/accumulate/blas.h"
 #include "core/backend/backend.h"
-#include "core/dtype/format_lookup.h"
 #include "core/dtype/describe.h"
+#include "core/dtype/format_lookup.h"
 #include "core/experiment/matmul_bench.h"
 #include "core/experiment/spec/matmul_json.h"
 #include "core/experiment/throughput.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/throughput_figures.h"
+#include "core/io/json_text.h"
 #include "core/util/memory_room.h"
 #include "core/util/thread_limit.h"
 
@@ -278,7 +279,7 @@ int run_matmul_bench(const BenchArgs& a) {
                        {"accumulate", a.accumulate},
                        {"reps", reps},
                        {"results", rows}};
-    std::cout << out.dump(2) << "\n";
+    std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   } else {
     std::printf(
         "BLAS: the OpenBLAS calls the experiment makes (two dgemm for the references, the "
@@ -383,7 +384,7 @@ int run_throughput_bench(const BenchArgs& a) {
   if (a.json) {
     std::cout << nlohmann::json{{"op", "throughput"},   {"backend", backend}, {"n", n},
                                 {"seconds", a.seconds}, {"device", device},   {"results", rows}}
-                     .dump(2)
+                     .dump(2, ' ', false, io::kReplaceInvalidUtf8)
               << "\n";
   } else {
     std::printf("%zu^3 products on %s, median of each dtype's samples over %.3g s (half duty cycle); %s\n", n,
@@ -475,7 +476,7 @@ int run_bench(const BenchArgs& a) {
                      {"method", method},
                      {"rounding", rounding_name(o.rounding)},
                      {"results", rows}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   } else {
     std::printf("method: %s\n", method.c_str());
   }

@@ -10,6 +10,7 @@
 #include "core/dtype/describe.h"
 #include "core/dtype/framework_cast_paths.h"
 #include "core/dtype/int_convert.h"
+#include "core/io/json_text.h"
 #include "core/util/number_text.h"
 
 namespace pl::cli {
@@ -129,7 +130,7 @@ int cast_to_int(const CastArgs& a, DType to, const std::vector<double>& xs) {
                   r.inexact ? ", truncated toward zero" : "");
     }
   }
-  if (a.json) std::cout << out.dump(2) << "\n";
+  if (a.json) std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   return kExitOk;
 }
 
@@ -214,7 +215,7 @@ int run_cast(CastArgs a) {
       print_text(*ref, o, a.values[i], r, show_via ? &via : nullptr);
     }
   }
-  if (a.json) std::cout << out.dump(2) << "\n";
+  if (a.json) std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   return kExitOk;
 }
 

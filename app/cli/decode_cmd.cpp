@@ -5,6 +5,7 @@
 
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
+#include "core/io/json_text.h"
 
 namespace pl::cli {
 namespace {
@@ -67,7 +68,7 @@ Runner add_decode(CLI::App& app) {
                     display_value(r).c_str());
       }
     }
-    if (*json) std::cout << out.dump(2) << "\n";
+    if (*json) std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   };
 }

@@ -8,6 +8,7 @@
 #include "app/cli/cli.h"
 #include "core/backend/backend.h"
 #include "core/backend/peak_rates.h"
+#include "core/io/json_text.h"
 
 namespace pl::cli {
 namespace {
@@ -38,7 +39,7 @@ int list_peaks(bool json) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& p : peak::parts()) out.push_back(rates_json(p));
-    std::cout << out.dump(2) << "\n";
+    std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   }
   for (const auto& p : peak::parts()) print_rates(p);
@@ -89,7 +90,7 @@ Runner add_devices(CLI::App& app) {
       if (part) print_rates(*part);
       else std::printf("      no published peaks: %s\n", j["peaks_note"].get<std::string>().c_str());
     }
-    if (*json) std::cout << out.dump(2) << "\n";
+    if (*json) std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   };
 }

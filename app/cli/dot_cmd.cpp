@@ -20,6 +20,7 @@
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/json_text.h"
 #include "core/util/comma_items.h"
 #include "core/util/interrupt.h"
 
@@ -141,7 +142,7 @@ Runner add_dot(CLI::App& app) {
                          {"backend", backend_choice_name(c.backend)},
                          {"rows", nlohmann::json::array()}};
       for (const auto& r : rows) out["rows"].push_back(experiment::to_json(r));
-      std::cout << out.dump(1) << "\n";
+      std::cout << out.dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
       return kExitOk;
     }
     const std::string what =

@@ -15,6 +15,7 @@
 #include "core/dtype/neighbourhood.h"
 #include "core/export/experiment_export.h"
 #include "core/figure/number_line_figure.h"
+#include "core/io/json_text.h"
 #include "core/util/number_text.h"
 
 namespace pl::cli {
@@ -120,7 +121,7 @@ int run_explore(ExploreArgs a) {
     if (!a.json) print_text(formats[i], n), std::printf(i + 1 < formats.size() ? "\n" : "");
     if (!a.out.empty()) figures.push_back(figure::number_line_figure(formats[i].format, formats[i].name, n));
   }
-  if (a.json) std::cout << out.dump(2) << "\n";
+  if (a.json) std::cout << out.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   if (!a.out.empty()) {
     // The number lines and explore.json, as the window's export writes them.
     const nlohmann::json record = explore_record(a.value, rounding, overflow, out);

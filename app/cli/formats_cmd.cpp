@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 #include "core/dtype/describe.h"
 #include "core/dtype/int_convert.h"
+#include "core/io/json_text.h"
 #include "core/util/number_text.h"
 
 namespace pl::cli {
@@ -56,7 +57,7 @@ Runner add_formats(CLI::App& app) {
                   : ("integer, " + std::to_string(int_min(row.id)) + " to " + std::to_string(int_max(row.id))).c_str());
       }
     }
-    if (*json) std::cout << rows.dump(2) << "\n";
+    if (*json) std::cout << rows.dump(2, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   };
 }

@@ -17,6 +17,7 @@
 #include "core/experiment/framework_check.h"
 #include "core/experiment/matmul_files.h"
 #include "core/export/result_folder.h"
+#include "core/io/json_text.h"
 #include "core/io/load.h"
 #include "core/io/npy.h"
 #include "core/quantise/data_source.h"
@@ -221,7 +222,7 @@ Runner add_matmul(CLI::App& app) {
         return kExitFailed;
       }
     }
-    if (a->json) std::cout << experiment::to_json(*r, s.files).dump(1) << "\n";
+    if (a->json) std::cout << experiment::to_json(*r, s.files).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     else print_report(*r);
     return kExitOk;
   };

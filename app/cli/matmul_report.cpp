@@ -6,6 +6,7 @@
 
 #include "app/cli/stderr_filter.h"
 #include "core/experiment/matmul_files.h"
+#include "core/io/json_text.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -32,7 +33,7 @@ Expected<SpecRun> run_spec_with_progress(const MatmulSpec& spec, bool quiet) {
 // The framework's answer and, when it raises, each fix's experiment in one line.
 void print_framework_report(const FrameworkRun& f, bool json) {
   if (json) {
-    std::cout << to_json(f).dump(1) << "\n";
+    std::cout << to_json(f).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return;
   }
   std::printf(

@@ -10,6 +10,7 @@
 #include "app/cli/matmul_report.h"
 #include "app/cli/run_report.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/json_text.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -57,7 +58,7 @@ int run_mlp_json(const nlohmann::json& j, const std::string& save, bool force, b
         status != kExitOk)
       return status;
   if (json_out) {
-    std::cout << experiment::to_json(*r).dump(1) << "\n";
+    std::cout << experiment::to_json(*r).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   }
   print_mlp_report(*r);

@@ -17,6 +17,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/accumulation_probe.h"
 #include "core/experiment/dot_sweep.h"
+#include "core/io/json_text.h"
 
 namespace pl::cli {
 namespace {
@@ -56,7 +57,7 @@ int check_models(Backend& backend, DType input, const experiment::Accumulation& 
     std::cout << nlohmann::json{{"backend", backend.name()},   {"device", backend.device_info().name},
                                 {"input", name(input)},        {"accumulate", experiment::accumulation_spec(acc)},
                                 {"fast_accumulation", a.fast}, {"checks", rows}}
-                     .dump(2)
+                     .dump(2, ' ', false, io::kReplaceInvalidUtf8)
               << "\n";
   return kExitOk;
 }
@@ -136,7 +137,7 @@ Runner add_accumulation_probe(CLI::App& app) {
                                   {"model", r->model},
                                   {"model_note", r->model_note},
                                   {"findings", rows}}
-                       .dump(2)
+                       .dump(2, ' ', false, io::kReplaceInvalidUtf8)
                 << "\n";
       return kExitOk;
     }

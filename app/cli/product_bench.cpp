@@ -12,6 +12,7 @@
 #include "core/dtype/format_lookup.h"
 #include "core/experiment/dot_sweep.h"
 #include "core/experiment/throughput.h"
+#include "core/io/json_text.h"
 
 namespace pl::cli {
 
@@ -119,7 +120,7 @@ int run_product_bench(const ProductBenchArgs& a) {
                                 {"peak_part", info.peak_part},
                                 {"fast_accumulation", a.fast_accumulation},
                                 {"results", rows}}
-                     .dump(2)
+                     .dump(2, ' ', false, io::kReplaceInvalidUtf8)
               << "\n";
   else
     std::printf("%s\n", part ? ("% peak: against the published dense rate of " + std::string(part->name) +

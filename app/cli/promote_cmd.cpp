@@ -13,6 +13,7 @@
 #include "app/cli/cli.h"
 #include "core/dtype/custom_dtype.h"
 #include "core/dtype/format_lookup.h"
+#include "core/io/json_text.h"
 #include "core/promote/engine.h"
 #include "core/promote/py_value.h"
 #include "core/promote/torch_engine.h"
@@ -150,7 +151,7 @@ int print_table(const Engine& e, const Query& base, bool json) {
     if (base.bias) out["bias"] = name(*base.bias);
     if (base.a_device) out["a_device"] = promote::device_name(*base.a_device);
     if (base.b_device) out["b_device"] = promote::device_name(*base.b_device);
-    std::cout << out.dump(1) << "\n";
+    std::cout << out.dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   }
   return kExitOk;
 }
@@ -204,7 +205,7 @@ int print_pair(const Engine& e, const Query& q, bool json,
       fj["effect"] = f.effect;
       j["fixes"].push_back(fj);
     }
-    std::cout << j.dump(1) << "\n";
+    std::cout << j.dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   }
   std::string bias_note;

@@ -14,6 +14,7 @@
 #include "core/experiment/roundtrip.h"
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
+#include "core/io/json_text.h"
 #include "core/io/load.h"
 #include "core/quantise/data_source.h"
 #include "core/quantise/scaling.h"
@@ -122,7 +123,7 @@ Runner add_roundtrip(CLI::App& app) {
           status != kExitOk)
         return status;
     if (a->json) {
-      std::cout << j.dump(1) << "\n";
+      std::cout << j.dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
       return kExitOk;
     }
     const auto& st = r->stats;

@@ -14,6 +14,7 @@
 #include "core/experiment/spec/sweep_json.h"
 #include "core/figure/experiment_figures.h"
 #include "core/io/file_read.h"
+#include "core/io/json_text.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -52,7 +53,7 @@ int run_other_kind(const nlohmann::json& j, const std::string& file, const RunAr
       status != kExitOk)
     return status;
   if (json) {
-    std::cout << run->result.dump(1) << "\n";
+    std::cout << run->result.dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   }
   print_run_summary(*run);
@@ -135,7 +136,7 @@ Runner add_run(CLI::App& app) {
             a->out.c_str());
       return kExitOk;
     }
-    if (a->json) std::cout << experiment::to_json(*run->result).dump(1) << "\n";
+    if (a->json) std::cout << experiment::to_json(*run->result).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     else {
       print_report(*run->result);
       std::string names;  // every figure the window shows for this setup

@@ -24,6 +24,7 @@
 #include "core/experiment/scan/scan_spec.h"
 #include "core/export/scan_export.h"
 #include "core/io/file_read.h"
+#include "core/io/json_text.h"
 #include "core/util/interrupt.h"
 #include "core/util/printable.h"
 #include "core/util/thread_limit.h"
@@ -97,7 +98,7 @@ int finish(const ScanArgs& a, const ScanResult& r) {
         status != kExitOk)
       return status;
   if (a.json) {
-    std::cout << scan_to_json(r, frontier, plan).dump(1) << "\n";
+    std::cout << scan_to_json(r, frontier, plan).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   }
   print_scan_report(r, frontier, plan);

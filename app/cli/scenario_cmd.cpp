@@ -11,6 +11,7 @@
 #include "app/cli/figure_options.h"
 #include "app/cli/matmul_report.h"
 #include "core/experiment/spec/experiment_file.h"
+#include "core/io/json_text.h"
 #include "core/scenario/library.h"
 #include "core/scenario/scenario_export.h"
 #include "core/scenario/scenario_run.h"
@@ -48,7 +49,7 @@ int list(bool json) {
                    {"checks", s.checks.size()},
                    {"evidence", s.evidence.size()},
                    {"source", s.source}});
-    std::cout << j.dump(1) << "\n";
+    std::cout << j.dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
     return kExitOk;
   }
   for (const auto& s : lib.scenarios)
@@ -108,7 +109,7 @@ int run(const ScenarioArgs& a, bool export_only) {
                               : ran == 0                ? "no evidence folder (no evidence run ran)"
                                                         : "an evidence-N-... folder for each of the " +
                                                              std::to_string(ran) + " evidence runs that ran";
-  if (a.json) std::cout << scenario::to_json(*r).dump(1) << "\n";
+  if (a.json) std::cout << scenario::to_json(*r).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
   else if (export_only)
     std::printf("%s: %s; wrote %s/slides.pdf, slides.html, story.md, checks.json, checks.csv and %s\n",
                 r->scenario.name.c_str(), scenario::checks_summary(*r).c_str(), a.out.c_str(), folders.c_str());

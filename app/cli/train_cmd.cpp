@@ -12,6 +12,7 @@
 #include "app/cli/run_report.h"
 #include "core/experiment/spec/train_json.h"
 #include "core/figure/train_figures.h"
+#include "core/io/json_text.h"
 #include "core/util/interrupt.h"
 
 namespace pl::cli {
@@ -76,7 +77,7 @@ Runner add_train(CLI::App& app) {
           status != kExitOk)
         return status;
     if (args->json) {
-      std::cout << experiment::to_json(*r).dump(1) << "\n";
+      std::cout << experiment::to_json(*r).dump(1, ' ', false, io::kReplaceInvalidUtf8) << "\n";
       return kExitOk;
     }
     print_train_table(*r);

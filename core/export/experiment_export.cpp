@@ -5,6 +5,7 @@
 #include "core/export/figure_export.h"
 #include "core/figure/experiment_figures.h"
 #include "core/io/checked_write.h"
+#include "core/io/json_text.h"
 #include "core/util/number_text.h"
 
 namespace pl::exporting {
@@ -15,7 +16,7 @@ Status save_json(const std::string& dir, const std::string& file, const nlohmann
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
-  return io::write_file(dir + "/" + file, j.dump(1) + "\n");
+  return io::write_file(dir + "/" + file, j.dump(1, ' ', false, io::kReplaceInvalidUtf8) + "\n");
 }
 
 Status save_figures(const std::vector<figure::Figure>& figures, const std::string& dir) {
@@ -37,8 +38,9 @@ Status save_results(const MatmulSpec& spec, const MatmulResult& r, const std::st
   if (ec) return Error{"cannot create " + dir + ": " + ec.message()};
   auto write = [&](const std::string& file, const std::string& text) { return io::write_file(dir + "/" + file, text); };
   nlohmann::json setup = to_json(spec);
-  if (auto w = write("setup.json", setup.dump(2) + "\n"); !w) return w;
-  if (auto w = write("result.json", to_json(r, spec.files).dump(1) + "\n"); !w) return w;
+  if (auto w = write("setup.json", setup.dump(2, ' ', false, io::kReplaceInvalidUtf8) + "\n"); !w) return w;
+  if (auto w = write("result.json", to_json(r, spec.files).dump(1, ' ', false, io::kReplaceInvalidUtf8) + "\n"); !w)
+    return w;
   std::string csv = "component,histogram,bin_low,bin_high,count\n";
   for (const ErrorComponent* e : {&r.total, &r.input, &r.arithmetic, &r.output})
     for (const auto& [kind, h] :

@@ -946,6 +946,12 @@ check window-setup-link-loop 2 'setup .*: Too many levels of symbolic links' -- 
 # --merge part that cannot be looked at ended in "unexpected error" (exit 1).
 check screenshot-stdout-full 1 'writing to standard output failed' -- bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY "$0" --screenshot "$1/full.png" --no-settings > /dev/full' "$PL" "$TMP"
 check scan-merge-link-loop 2 'Too many levels of symbolic links' -- "$PL" scan --merge "$TMP/self-link"
+# Bug: a file name that is not UTF-8 made every JSON output throw at the end of the run ("invalid
+# UTF-8 byte", exit 1): the results were lost. Such bytes are written as U+FFFD.
+cp "$IO/f32_big_endian.npy" "$TMP/"$'\xff'"name.npy"
+check non-utf8-name-json 0 '"input_file": ".*name.npy"' -- "$PL" roundtrip --input "$TMP/"$'\xff'"name.npy" --dtype bfloat16 --json
+check non-utf8-name-save 0 'rounded on cpu' -- "$PL" roundtrip --input "$TMP/"$'\xff'"name.npy" --dtype bfloat16 --save "$TMP/non-utf8"
+check non-utf8-name-saved 0 'result.json' -- ls "$TMP/non-utf8"
 # Bug: past the file-size limit (ulimit -f) the process died by SIGXFSZ (exit 153, no word),
 # leaving a half-written result folder's temporary. The write fails, is said, and leaves nothing.
 check file-size-limit 1 'File too large' -- bash -c 'ulimit -f 20; "$0" matmul --m 8 --n 8 --k 8 --save "$1/fsz"' "$PL" "$TMP"

@@ -1,6 +1,7 @@
 // The frame loop: one ImGui window filling the viewport, a tab per panel,
 // rendered to a GLFW window or, for screenshots, to an offscreen framebuffer.
 #include "app/ui/shell/gui.h"
+#include "core/io/json_text.h"
 
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -409,7 +410,8 @@ RememberedState::Texts remembered_texts(const App& app, const std::string& remem
   settings.panel = app.current_panel.empty() ? remembered_panel : app.current_panel;
   settings.presentation = app.presentation;
   settings.width = w, settings.height = h;
-  return {settings_text(settings), app.experiment->setup_json().dump(1) + "\n", ini};
+  return {settings_text(settings), app.experiment->setup_json().dump(1, ' ', false, io::kReplaceInvalidUtf8) + "\n",
+          ini};
 }
 
 // The remembered files written as they change (ImGui asks for its ini a few seconds after a column

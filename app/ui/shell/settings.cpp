@@ -11,6 +11,7 @@
 
 #include "core/io/checked_write.h"
 #include "core/io/file_read.h"
+#include "core/io/json_text.h"
 #include "core/util/printable.h"
 
 namespace pl::ui {
@@ -76,7 +77,7 @@ std::string set_aside(const std::string& path) {
 std::string settings_text(const Settings& s) {
   const nlohmann::json j = {
       {"panel", s.panel}, {"presentation", s.presentation}, {"width", s.width}, {"height", s.height}};
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, io::kReplaceInvalidUtf8) + "\n";
 }
 
 Status save_settings(const Settings& s) {
