@@ -31,6 +31,7 @@
 #include "core/export/experiment_export.h"
 #include "core/figure/throughput_figures.h"
 #include "core/io/json_text.h"
+#include "core/util/interrupt.h"
 #include "core/util/memory_room.h"
 #include "core/util/thread_limit.h"
 
@@ -333,6 +334,8 @@ int run_throughput_bench(const BenchArgs& a) {
             std::all_of(dtypes.begin(), dtypes.end(), [&](DType t) { return !history.of(t).empty(); });
         if (each_sampled && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= a.seconds)
           stop = true;
+        // Ctrl-C ends the sampling at the next sample, not when --seconds (up to an hour) is up.
+        if (interrupt_flag()->load()) stop = true;
       },
       {}, a.backend,
       [&](const experiment::ProductBench& b) {

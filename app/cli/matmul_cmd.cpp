@@ -208,8 +208,8 @@ Runner add_matmul(CLI::App& app) {
                   std::string(name(run->spec.config.output)).c_str());
     }
     const experiment::MatmulResult* r = &*run->result;
-    // The folder first: when it cannot be written, neither is the .npy, so that a failed command
-    // leaves neither of its two outputs on disk.
+    // The folder first: when it cannot be written, neither is the .npy. When the .npy then cannot
+    // be, the folder stays, whole, and the error says so (exit 1): the two are not one write.
     if (const int status = save(); status != kExitOk) return status;
     if (!a->out.empty()) {
       // (Read back from the device that made it, when one did.)

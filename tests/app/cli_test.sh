@@ -952,6 +952,9 @@ cp "$IO/f32_big_endian.npy" "$TMP/"$'\xff'"name.npy"
 check non-utf8-name-json 0 '"input_file": ".*name.npy"' -- "$PL" roundtrip --input "$TMP/"$'\xff'"name.npy" --dtype bfloat16 --json
 check non-utf8-name-save 0 'rounded on cpu' -- "$PL" roundtrip --input "$TMP/"$'\xff'"name.npy" --dtype bfloat16 --save "$TMP/non-utf8"
 check non-utf8-name-saved 0 'result.json' -- ls "$TMP/non-utf8"
+# Bug: Ctrl-C during bench --op throughput was acted on only when --seconds (up to an hour) was
+# up. It ends the sampling at the next sample: the run below would otherwise take the hour.
+check bench-throughput-ctrl-c 0 'status 130' -- bash -c '"$0" bench --op throughput --seconds 3600 --sizes 64 >/dev/null 2>&1 & p=$!; sleep 3; kill -INT $p; timeout 120 tail --pid=$p -f /dev/null || kill -9 $p; wait $p; echo "status $?"' "$PL"
 # Bug: past the file-size limit (ulimit -f) the process died by SIGXFSZ (exit 153, no word),
 # leaving a half-written result folder's temporary. The write fails, is said, and leaves nothing.
 check file-size-limit 1 'File too large' -- bash -c 'ulimit -f 20; "$0" matmul --m 8 --n 8 --k 8 --save "$1/fsz"' "$PL" "$TMP"
