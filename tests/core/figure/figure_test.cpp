@@ -381,35 +381,37 @@ TEST(Figures, ABoundThatEndsSaysWhereAndOneAtASingleKIsAMarker) {
 // Bug: the estimate sqrt(K) u was drawn for a sum rounded toward zero with nothing to say that
 // it takes errors of mean zero: rtz's f32 error grew by K^0.7 against the estimate's K^0.5
 // (gallery 21). The subtitle names the models rounding one way; a sum to nearest gets no note.
-TEST(Figures, AnEstimateForARoundingThatIsOneWaySaysItAssumesMeanZero) {
+// The dot sweep's subtitle over K = 256 and 4096 with `model` and then f32 sequential rne, and
+// with f32 sequential rne alone.
+std::pair<std::string, std::string> sweep_subtitles(const std::string& model) {
   experiment::DotSweepConfig c;
   c.lengths = {256, 4096};
   c.trials = 2;
-  c.models = {*experiment::parse_accumulation("f32:sequential:rtz"), *experiment::parse_accumulation("f32:sequential")};
-  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
-  EXPECT_NE(f.subtitle.find("; the estimate takes rounding errors of mean zero, which rounding toward zero, up or down "
-                            "are not (their errors can grow faster than sqrt(K), up to the bound): f32 sequential rtz"),
-            std::string::npos)
-      << f.subtitle;
-  EXPECT_EQ(f.subtitle.find("rne"), std::string::npos) << f.subtitle;
+  c.models = {*experiment::parse_accumulation(model), *experiment::parse_accumulation("f32:sequential")};
+  std::pair<std::string, std::string> out{dot_sweep_figure(experiment::dot_sweep(c), c).subtitle, ""};
   c.models.erase(c.models.begin());
-  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("mean zero"), std::string::npos);
+  out.second = dot_sweep_figure(experiment::dot_sweep(c), c).subtitle;
+  return out;
+}
+
+TEST(Figures, AnEstimateForARoundingThatIsOneWaySaysItAssumesMeanZero) {
+  const auto [with, without] = sweep_subtitles("f32:sequential:rtz");
+  EXPECT_NE(with.find("; the estimate takes rounding errors of mean zero, which rounding toward zero, up or down "
+                      "are not (their errors can grow faster than sqrt(K), up to the bound): f32 sequential rtz"),
+            std::string::npos)
+      << with;
+  EXPECT_EQ(with.find("rne"), std::string::npos) << with;
+  EXPECT_EQ(without.find("mean zero"), std::string::npos) << without;
 }
 
 // Bug: a compensated sum's estimate, equal to its bound, was not drawn (the same line twice), and
 // nothing said so: beside the key's "estimate (dotted)" the Kahan model read as if it had none.
 // The matmul figure says ", also its estimate,"; the dot sweep's subtitle names such models.
-TEST(Figures, TheDotSweepSaysWhoseDashedLineIsAlsoTheEstimate) {
-  experiment::DotSweepConfig c;
-  c.lengths = {256, 4096};
-  c.trials = 2;
-  c.models = {*experiment::parse_accumulation("f32:kahan"), *experiment::parse_accumulation("f32:sequential")};
-  const Figure f = dot_sweep_figure(experiment::dot_sweep(c), c);
-  EXPECT_NE(f.subtitle.find("; the bound of f32 kahan rne is also its estimate (a compensated sum's"),
-            std::string::npos)
-      << f.subtitle;
-  c.models.erase(c.models.begin());
-  EXPECT_EQ(dot_sweep_figure(experiment::dot_sweep(c), c).subtitle.find("also its estimate"), std::string::npos);
+TEST(Figures, TheDotSweepSaysWhoseBoundIsAlsoTheEstimate) {
+  const auto [with, without] = sweep_subtitles("f32:kahan");
+  EXPECT_NE(with.find("; the bound of f32 kahan rne is also its estimate (a compensated sum's"), std::string::npos)
+      << with;
+  EXPECT_EQ(without.find("also its estimate"), std::string::npos) << without;
 }
 
 // A chunked sum's bound ends where its chunk's m u reaches one, not where K u does: f16
