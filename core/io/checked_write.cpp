@@ -74,8 +74,14 @@ Status write_file(const std::string& path, std::string_view bytes) {
 Status write_file_atomic(const std::string& path, std::string_view bytes) {
   // A device or a pipe (/dev/full, a FIFO) is written as it is: renaming a file over it would
   // replace the device itself.
+  // So is a device or a pipe a link leads to (/dev/stdout is a link to /proc/self/fd/1): the
+  // rename would replace the link, and as root /dev/stdout itself.
   struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+  const bool there = ::lstat(path.c_str(), &st) == 0;
+  if (struct stat target{}; there && S_ISLNK(st.st_mode) && ::stat(path.c_str(), &target) == 0 &&
+                            !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode))
+    st = target;
+  if (there && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
     if (S_ISDIR(st.st_mode)) return Error{"cannot write " + path + ": it is a folder"};
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return Error{reason("write", path)};

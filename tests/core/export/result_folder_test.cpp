@@ -272,6 +272,13 @@ TEST(CheckedWrite, NeverFollowsALinkAndReportsAFullDevice) {
   ASSERT_FALSE(full);
   EXPECT_NE(full.error().find("No space left on device"), std::string::npos);
   EXPECT_TRUE(fs::is_character_file("/dev/full"));  // written to, never renamed over
+  // Bug: a link to a device (as /dev/stdout is to /proc/self/fd/1) was replaced by a file: as
+  // root, --out /dev/stdout --force would have replaced /dev/stdout. The device is written to.
+  fs::create_symlink("/dev/full", t.p / "full-link");
+  const auto through = io::write_file_atomic((t.p / "full-link").string(), "bytes");
+  ASSERT_FALSE(through);
+  EXPECT_NE(through.error().find("No space left on device"), std::string::npos) << through.error();
+  EXPECT_TRUE(fs::is_symlink(t.p / "full-link"));
 }
 
 }  // namespace
