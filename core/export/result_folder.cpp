@@ -27,8 +27,10 @@ fs::path folder_path(const std::string& dest) {
 
 std::string sibling(const fs::path& dest, const char* what) {
   const fs::path parent = dest.parent_path().empty() ? fs::path(".") : dest.parent_path();
+  // (The name cut to 200 bytes: a destination's name may take all of NAME_MAX's 255, and the
+  // temporary beside it must still be a name the file system takes.)
   std::string name = ".";
-  name.append(dest.filename().string()).append(".").append(what).append("-XXXXXX");
+  name.append(dest.filename().string().substr(0, 200)).append(".").append(what).append("-XXXXXX");
   return (parent / name).string();
 }
 

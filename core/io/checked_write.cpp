@@ -87,7 +87,10 @@ Status write_file_atomic(const std::string& path, std::string_view bytes) {
     if (fd < 0) return Error{reason("write", path)};
     return fill(fd, bytes, path);
   }
-  std::string tmp = parent_of(path) + "/." + std::filesystem::path(path).filename().string() + ".tmp-XXXXXX";
+  // (The name cut to 200 bytes: the file's may take all of NAME_MAX's 255, and the temporary's
+  // must still be a name the file system takes.)
+  std::string tmp =
+      parent_of(path) + "/." + std::filesystem::path(path).filename().string().substr(0, 200) + ".tmp-XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return Error{reason("write a temporary file beside", path)};
   const ScratchPath scratch(tmp);

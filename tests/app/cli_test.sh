@@ -955,6 +955,11 @@ check non-utf8-name-saved 0 'result.json' -- ls "$TMP/non-utf8"
 # Bug: Ctrl-C during bench --op throughput was acted on only when --seconds (up to an hour) was
 # up. It ends the sampling at the next sample: the run below would otherwise take the hour.
 check bench-throughput-ctrl-c 0 'status 130' -- bash -c '"$0" bench --op throughput --seconds 3600 --sizes 64 >/dev/null 2>&1 & p=$!; sleep 3; kill -INT $p; timeout 120 tail --pid=$p -f /dev/null || kill -9 $p; wait $p; echo "status $?"' "$PL"
+# Bug: a name of 246 bytes ran the whole job, then failed ("File name too long"): the temporary
+# beside it added 12 bytes past NAME_MAX. The temporaries cut the name; the outputs keep it.
+long=$(printf 'a%.0s' $(seq 246))
+check long-name-out 0 'matmul:' -- "$PL" matmul --m 2 --n 2 --k 2 --out "$TMP/$long.npy"
+check long-name-save 0 'matmul:' -- "$PL" matmul --m 2 --n 2 --k 2 --save "$TMP/$long"
 # Bug: past the file-size limit (ulimit -f) the process died by SIGXFSZ (exit 153, no word),
 # leaving a half-written result folder's temporary. The write fails, is said, and leaves nothing.
 check file-size-limit 1 'File too large' -- bash -c 'ulimit -f 20; "$0" matmul --m 8 --n 8 --k 8 --save "$1/fsz"' "$PL" "$TMP"
