@@ -77,7 +77,6 @@ Figure lost_figure(const experiment::TrainResult& r) {
     }
     f.series.push_back(std::move(s));
   }
-  separate_coincident_lines(f);
   return f;
 }
 

@@ -287,25 +287,22 @@ Expected<TensorScan> scan_tensor(const io::MappedFile& shard, const io::Checkpoi
     (fusable ? fused : unfused).push_back(i);
     if (fusable) fused_candidates.push_back(c);
   }
+  // (Every candidate tallied: only the kurtosis reads the run, from the cores' own buffers.)
+  const bool keep_run = !fused.empty() || !unfused.empty() || output;
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
     if (cancel && cancel->load()) return Error{"cancelled"};
     const size_t k = std::min(chunk_rows, rows - r0);
-    const auto add_central = [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; };
-    if (fused.empty() && unfused.empty() && !output) {  // (every candidate tallied: only the kurtosis reads the run)
-      const Central part = fold_decoded_blocks<Central>(
-          shard, t, r0 * cols, k * cols, {},
-          [&](const double* x, size_t b, size_t e) { return block_central(x, e - b, mean); }, add_central, failed);
-      if (!failed) return Error{failed.error()};
-      central.c2 += part.c2, central.c4 += part.c4;
+    if (keep_run) values.resize(k * cols);
+    const Central part = fold_decoded_blocks<Central>(
+        shard, t, r0 * cols, k * cols, keep_run ? std::span(values) : std::span<double>{},
+        [&](const double* x, size_t b, size_t e) { return block_central(x, e - b, mean); },
+        [](Central& total, const Central& c) { total.c2 += c.c2, total.c4 += c.c4; }, failed);
+    if (!failed) return Error{failed.error()};
+    central.c2 += part.c2, central.c4 += part.c4;
+    if (!keep_run) {
       if (progress) progress(t.bytes / 2 + (r0 + k) * cols * (t.bytes / t.params) / 2);
       continue;
     }
-    values.resize(k * cols);
-    const Central part = fold_decoded_blocks<Central>(
-        shard, t, r0 * cols, values.size(), values,
-        [&](const double* x, size_t b, size_t e) { return block_central(x, e - b, mean); }, add_central, failed);
-    if (!failed) return Error{failed.error()};
-    central.c2 += part.c2, central.c4 += part.c4;
     // A stored Inf or NaN is left out of every figure from here on: as a zero, which adds no
     // error and counts as neither saturated nor flushed, and moves no scale (the amaxes are over
     // the finite elements, and an asymmetric range holds zero). As itself, quantise() and the
